@@ -1,0 +1,1 @@
+"""Game-independent core: errors, messages, the table service."""

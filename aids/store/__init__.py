@@ -1,0 +1,1 @@
+"""Persistence of tables and their append-only event logs."""
