@@ -154,10 +154,12 @@ class DerbySetup:
     ) -> DerbySetup:
         """Players in seat order with counter colours in palette order; horses named by colour."""
         data = load()
+        keys = [c.key for c in data.counter_colours]
         return cls(
+            # Too many names leave some without a colour; validation then names the count.
             players=tuple(
-                Player(name, c.key)
-                for name, c in zip(player_names, data.counter_colours, strict=False)
+                Player(name, keys[i] if i < len(keys) else "")
+                for i, name in enumerate(player_names)
             ),
             horses=tuple(Horse(c.name(lang), c.key) for c in data.horse_colours),
             mode=mode,
