@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 import secrets
 import threading
@@ -339,3 +340,18 @@ def parse_export(data: object) -> tuple[TableRow, list[EventRow]]:
             raise InvalidAction("import/field", field=f"{where}payload")
         events.append(EventRow(seq, kind_, payload, _field(raw, "created_at", str, where)))
     return TableRow(0, public_id, kind, title, created, setup, key_hash), events
+
+
+def load_export(text: str | bytes) -> Any:
+    """Parse an export file's text; a file that is not JSON is refused with the parser's word."""
+    try:
+        return json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidAction("import/json", detail=str(exc)[:200]) from exc
+
+
+def open_default() -> TableService:
+    """The service on the embedded default store (``AIDS_DB`` or ``data/aids.sqlite3``)."""
+    from aids.paths import database_path
+
+    return TableService(SqliteStore(database_path()))

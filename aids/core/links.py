@@ -1,0 +1,48 @@
+"""Links printed into QR codes and shown to the referee.
+
+The base URL comes from configuration (``AIDS_PUBLIC_URL`` or ``--base-url``); the default is
+this machine's LAN address so a phone on the same network can open it. ``localhost`` is used
+only when no LAN address can be found, and the page then says so.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from urllib.parse import urlencode
+
+DEFAULT_PORT = 8501
+
+
+def lan_address() -> str | None:
+    """The first non-loopback IPv4 address of this host, found without sending anything."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return None
+    for info in infos:
+        address = str(info[4][0])
+        if not address.startswith("127."):
+            return address
+    return None
+
+
+def public_base_url(override: str | None = None) -> str:
+    """Where phones reach the tracker: override, ``AIDS_PUBLIC_URL``, or the LAN default."""
+    configured = override or os.environ.get("AIDS_PUBLIC_URL")
+    if configured:
+        return configured.rstrip("/")
+    port = os.environ.get("AIDS_PORT", str(DEFAULT_PORT))
+    return f"http://{lan_address() or 'localhost'}:{port}"
+
+
+def viewer_url(base: str, public_id: str, lang: str | None = None) -> str:
+    """The read-only link players scan."""
+    params = {"table": public_id} | ({"lang": lang} if lang else {})
+    return f"{base.rstrip('/')}/?{urlencode(params)}"
+
+
+def referee_url(base: str, public_id: str, key: str, lang: str | None = None) -> str:
+    """The link that can record play: the viewer link plus the referee key."""
+    params = {"table": public_id, "key": key} | ({"lang": lang} if lang else {})
+    return f"{base.rstrip('/')}/?{urlencode(params)}"

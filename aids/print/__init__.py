@@ -1,0 +1,1 @@
+"""Printables with ReportLab: fonts, QR codes, shared layout, one module per sheet."""

@@ -1,0 +1,97 @@
+"""Shared pieces of the Streamlit pages: the service, the language, errors and links.
+
+Nothing important lives only in session state: the table, role and language are in the URL,
+the game in the store; session state holds just widget values and one pending message.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from aids.core.errors import AidsError, StaleState
+from aids.core.i18n import DEFAULT_LANG, LANGS, Lang, normalise_lang, t
+from aids.core.links import lan_address, public_base_url
+from aids.core.tables import TableService
+from aids.paths import database_path
+from aids.store.sqlite import SqliteStore
+
+LANG_LABELS = {"ja": "日本語", "en": "English"}
+FLASH = "_flash"
+
+
+def service() -> TableService:
+    """One thread-safe service per store file, shared by every session of the server."""
+    return _service_for(str(database_path()))
+
+
+@st.cache_resource
+def _service_for(path: str) -> TableService:
+    # Keyed by path so a changed AIDS_DB (tests, a second data folder) gets its own service.
+    return TableService(SqliteStore(path))
+
+
+def lang() -> Lang:
+    """The page language: ``?lang=`` in the URL, else ``AIDS_LANG``, else Japanese."""
+    return normalise_lang(st.query_params.get("lang") or os.environ.get("AIDS_LANG", DEFAULT_LANG))
+
+
+def tr(key: str, **params: object) -> str:
+    return t(key, lang(), **params)
+
+
+def esc(text: object) -> str:
+    """Escape user text (names, titles) before it goes into HTML markup."""
+    return html.escape(str(text), quote=True)
+
+
+def language_switch() -> None:
+    """ja/en toggle kept in the URL, so a refresh or a shared link keeps the language."""
+    current = lang()
+    choice = st.segmented_control(
+        "🌐",
+        options=list(LANGS),
+        format_func=LANG_LABELS.__getitem__,
+        default=current,
+        key="lang_switch",
+        label_visibility="collapsed",
+    )
+    if choice and choice != current:
+        st.query_params["lang"] = choice
+        st.rerun()
+
+
+def base_url() -> str:
+    return public_base_url()
+
+
+def lan_warning() -> None:
+    if not os.environ.get("AIDS_PUBLIC_URL") and lan_address() is None:
+        st.warning(tr("ui.no_lan"))
+
+
+def run_write(write: Callable[[], Any]) -> None:
+    """Run a write from a widget callback; keep its error (in any language) for the next run."""
+    try:
+        write()
+    except AidsError as exc:
+        st.session_state[FLASH] = ("error", exc.code, exc.params, isinstance(exc, StaleState))
+        return
+    st.session_state.pop(FLASH, None)
+
+
+def show_flash() -> None:
+    """Show the error of the last write, rendered in the current language."""
+    pending = st.session_state.get(FLASH)
+    if not pending:
+        return
+    _, code, params, stale = pending
+    message = AidsError(code, **params).message(lang())
+    (st.warning if stale else st.error)(message, icon="⚠️")
+    if st.button(tr("ui.dismiss"), key="dismiss_flash", type="tertiary"):
+        st.session_state.pop(FLASH, None)
+        st.rerun()

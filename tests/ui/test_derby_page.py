@@ -1,0 +1,153 @@
+"""The tracker page driven by Streamlit's AppTest against a real SQLite file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from aids.core.tables import TableService
+from aids.games.derby import engine
+from aids.store.sqlite import SqliteStore
+from tests.games.derby.helpers import ROWS
+from tests.games.derby.test_full_race import RACE
+
+APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
+
+
+@pytest.fixture
+def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "app.sqlite3"
+    monkeypatch.setenv("AIDS_DB", str(path))
+    monkeypatch.setenv("AIDS_PUBLIC_URL", "http://race.test:8501")
+    return path
+
+
+def new_app(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def create_table(at: AppTest, title: str, players: list[str]) -> AppTest:
+    at.text_input(key="new_title").set_value(title)
+    for i, name in enumerate(players):
+        at.text_input(key=f"new_player_{i}").set_value(name)
+    next(b for b in at.button if b.label in ("テーブルを作成", "Create table")).click()
+    return at.run()
+
+
+def seq_of(at: AppTest, db: Path) -> int:
+    pid = at.query_params["table"]
+    return TableService(SqliteStore(db)).snapshot(pid).seq
+
+
+def click(at: AppTest, key: str) -> AppTest:
+    at.button(key=key).click()
+    return at.run()
+
+
+def test_home_lists_no_tables_in_japanese_by_default(app_db: Path) -> None:
+    at = new_app()
+    assert not at.exception
+    assert at.title[0].value == "レースナイト卓上ツール"
+    at = new_app(lang="en")
+    assert at.title[0].value == "Race-night table aids"
+
+
+def test_create_table_refuses_one_player_with_message(app_db: Path) -> None:
+    at = create_table(new_app(lang="en"), "Solo", ["Aki"])
+    assert any("2–5 players" in e.value for e in at.error)
+    assert TableService(SqliteStore(app_db)).list() == []
+
+
+def test_create_and_record_a_whole_race(app_db: Path) -> None:
+    at = create_table(new_app(lang="en"), "Friday", ["A", "B", "C"])
+    assert not at.exception
+    assert "key" in at.query_params and "table" in at.query_params
+    pid = at.query_params["table"]
+    service = TableService(SqliteStore(app_db))
+    for horse_bet, horse, code in RACE:
+        seq = seq_of(at, app_db)
+        if horse_bet:
+            at.pills(key=f"bet_horse_{seq}").set_value(ROWS.index(horse_bet)).run()
+            at = click(at, "bet_go")
+            seq += 1
+        row = ROWS.index(horse)
+        at.pills(key=f"play_horse_{seq}").set_value(row).run()
+        colour, value = code.split()
+        at.pills(key=f"play_card_{seq}_{row}").set_value(f"{colour}:{value}").run()
+        at = click(at, "play_go")
+        assert not at.error, [e.value for e in at.error]
+    state = service.snapshot(pid).state
+    assert state.ended == "fence5"
+    assert engine.scores(state) == (7, 7, 0)
+    assert any("Race over" in s.value for s in at.success)
+    assert state == service.replay(pid)
+
+
+def test_undo_redo_buttons(app_db: Path) -> None:
+    at = create_table(new_app(lang="en"), "Undo", ["A", "B"])
+    pid = at.query_params["table"]
+    at.pills(key="play_horse_0").set_value(0).run()
+    at.pills(key="play_card_0_0").set_value("red:3").run()
+    at = click(at, "play_go")
+    service = TableService(SqliteStore(app_db))
+    assert service.snapshot(pid).state.turn == 1
+    at = click(at, "undo")
+    assert service.snapshot(pid).state.turn == 0
+    at = click(at, "redo")
+    assert service.snapshot(pid).state.turn == 1
+    assert [e.kind for e in service.snapshot(pid).log] == ["action", "undo", "redo"]
+
+
+def test_offered_choices_are_only_legal_ones(app_db: Path) -> None:
+    at = create_table(new_app(lang="en"), "Legal", ["A", "B"])
+    at.pills(key="play_horse_0").set_value(0).run()
+    options = at.pills(key="play_card_0_0").options
+    assert len(options) == 20  # ten red and ten black
+    at.pills(key="play_card_0_0").set_value("red:3").run()
+    at = click(at, "play_go")
+    at.pills(key="play_horse_1").set_value(0).run()
+    assert len(at.pills(key="play_card_1_0").options) == 19  # red 3 is gone
+    assert not any(b.key == "pass_go" for b in at.button)  # no pass before a fall
+
+
+def test_stale_write_shows_message_in_chosen_language(app_db: Path) -> None:
+    at = create_table(new_app(lang="ja"), "Stale", ["A", "B"])
+    pid, key = at.query_params["table"], at.query_params["key"]
+    at.pills(key="play_horse_0").set_value(0).run()
+    at.pills(key="play_card_0_0").set_value("red:3").run()
+    # another device records first
+    TableService(SqliteStore(app_db)).record(
+        pid, key, 0, {"type": "play", "player": 0, "horse": 1, "card": "blue:2"}
+    )
+    at = click(at, "play_go")
+    assert any("先に別の端末" in w.value for w in at.warning)
+    assert TableService(SqliteStore(app_db)).snapshot(pid).seq == 1
+
+
+def test_viewer_shows_no_controls_and_cannot_write(app_db: Path) -> None:
+    at = create_table(new_app(lang="en"), "View", ["A", "B"])
+    pid, key = at.query_params["table"], at.query_params["key"]
+    service = TableService(SqliteStore(app_db))
+    service.record(pid, key, 0, {"type": "bet", "player": 0, "horse": 2})
+    viewer = new_app(table=pid, lang="en")
+    assert not viewer.exception
+    assert len(viewer.button) == 0 and len(viewer.pills) == 0
+    assert any("Scores if the race ended now" in m.value for m in viewer.markdown)
+    wrong = new_app(table=pid, key="guess", lang="en")
+    assert len(wrong.pills) == 0
+    assert any("read-only" in e.value for e in wrong.error)
+
+
+def test_refresh_loses_nothing(app_db: Path) -> None:
+    at = create_table(new_app(lang="en"), "Refresh", ["A", "B"])
+    pid, key = at.query_params["table"], at.query_params["key"]
+    at.pills(key="bet_horse_0").set_value(4).run()
+    at = click(at, "bet_go")
+    fresh = new_app(table=pid, key=key, lang="en")  # a new session, as after F5
+    assert fresh.pills(key="play_horse_1") is not None
+    assert TableService(SqliteStore(app_db)).snapshot(pid).state.counters[0].horse == 4
