@@ -70,10 +70,11 @@ def _parser() -> argparse.ArgumentParser:
 def _serve(args: argparse.Namespace, lang: str) -> int:
     db = database_path()
     db.parent.mkdir(parents=True, exist_ok=True)
+    os.environ["AIDS_PORT"] = str(args.port)  # the page's QR codes use the port served
     base = public_base_url()
     print(f"Tracker: http://localhost:{args.port}/   (phones on this network: {base}/)")
     print(f"Data:    {db}")
-    env = dict(os.environ, AIDS_PORT=str(args.port))
+    env = dict(os.environ)
     command = [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
         "--server.port", str(args.port),

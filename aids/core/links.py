@@ -15,16 +15,25 @@ DEFAULT_PORT = 8501
 
 
 def lan_address() -> str | None:
-    """The first non-loopback IPv4 address of this host, found without sending anything."""
+    """This host's non-loopback IPv4 address, found without sending a packet.
+
+    First the host name's addresses; then the source address the kernel would pick for an
+    outgoing route (a UDP ``connect`` only consults the routing table, it transmits nothing).
+    """
     try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = str(info[4][0])
+            if not address.startswith("127."):
+                return address
+    except OSError:
+        pass
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.254.254.254", 9))
+            address = str(probe.getsockname()[0])
     except OSError:
         return None
-    for info in infos:
-        address = str(info[4][0])
-        if not address.startswith("127."):
-            return address
-    return None
+    return None if address.startswith(("127.", "0.")) else address
 
 
 def public_base_url(override: str | None = None) -> str:

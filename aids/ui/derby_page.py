@@ -132,9 +132,12 @@ def render(snapshot: Snapshot, key: str | None) -> None:
     show_flash()
     state: DerbyState = snapshot.state
     _status(state)
-    _controls(snapshot, key)
-    _board(state)
-    _scores(state)
+    controls, board = st.columns([2, 3], gap="medium")  # stacked on a phone
+    with controls, st.container(key="controls"):
+        _controls(snapshot, key)
+    with board:
+        _board(state)
+        _scores(state)
     _log(snapshot, key)
     _share(snapshot, key)
 
@@ -211,7 +214,7 @@ def _controls(snapshot: Snapshot, key: str) -> None:
     seat = state.turn
     bet_horses = engine.legal_bet_horses(state)
     if bet_horses:
-        with st.container(border=True):
+        with st.container(border=True, key="bet_box"):
             choice = st.pills(
                 tr("ui.bet_label", player=_player(state, seat), fence=state.fence),
                 options=list(bet_horses),
@@ -225,7 +228,7 @@ def _controls(snapshot: Snapshot, key: str) -> None:
                 on_click=_bet,
                 args=(pid, key, seq, seat, choice),
             )
-    with st.container(border=True):
+    with st.container(border=True, key="play_box"):
         horse = st.pills(
             tr("ui.play_label", player=_player(state, seat)),
             options=list(engine.legal_play_horses(state)),
@@ -333,7 +336,8 @@ def _board(state: DerbyState) -> None:
     for fence in range(1, data.fences + 1):
         now = ' class="now"' if fence == state.fence and not state.ended else ""
         if fence in data.payout:
-            head.append(f"<th{now} title='{data.payout[fence]}'>{data.payout[fence]}</th>")
+            points = esc(tr("ui.slot_short", points=data.payout[fence]))
+            head.append(f"<th{now}>{points}</th>")
         head.append(f"<th{now}>{esc(tr('ui.fence_short', n=fence))}</th>")
     rows = []
     for row, horse in enumerate(state.setup.horses):
@@ -442,7 +446,7 @@ def _log(snapshot: Snapshot, key: str | None) -> None:
             text = esc(describe(state, entry))
             if entry.undone:
                 text = f"~~{text}~~ ({esc(tr('ui.undone'))})"
-            lines.append(f"{entry.seq}. {text}")
+            lines.append(f"`{entry.seq:>3}` {text}")  # not a Markdown list: it would renumber
         st.markdown("  \n".join(lines))
 
 

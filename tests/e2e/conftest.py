@@ -1,0 +1,82 @@
+"""A real tracker server on a free local port and Debian's chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("AIDS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """(base URL, SQLite path) of a running ``streamlit run streamlit_app.py``."""
+    db = tmp_path_factory.mktemp("e2e") / "aids.sqlite3"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, AIDS_DB=str(db), AIDS_PUBLIC_URL=base)
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
+        "--server.port", str(port), "--server.address", "127.0.0.1",
+        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # poll the health endpoint, as Streamlit's own e2e tests do
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("the tracker did not start")
+            time.sleep(0.3)
+        yield base, db
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: the test command installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def wait_ready(page: object) -> None:
+    page.wait_for_selector(  # type: ignore[attr-defined]
+        "[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=30000
+    )
+    page.wait_for_selector("[data-test-script-state='notRunning']", timeout=30000)  # type: ignore[attr-defined]

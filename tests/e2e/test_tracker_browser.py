@@ -1,0 +1,69 @@
+"""In a real browser: the referee records a bet and a card; a second page (viewer) updates."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from aids.core.links import referee_url, viewer_url
+from aids.core.tables import TableService
+from aids.games.derby.model import DerbySetup
+from aids.store.sqlite import SqliteStore
+from tests.e2e.conftest import wait_ready
+
+pytestmark = pytest.mark.e2e
+
+
+def test_referee_records_and_viewer_updates(server: tuple[str, Path], browser) -> None:  # type: ignore[no-untyped-def]
+    base, db = server
+    service = TableService(SqliteStore(db))
+    info, key = service.create("derby", "E2E Derby", DerbySetup.default(["Aki", "Ben"]).to_dict())
+    pid = info.public_id
+
+    viewer = browser.new_page(viewport={"width": 390, "height": 844})
+    viewer.goto(viewer_url(base, pid, "en"))
+    wait_ready(viewer)
+    assert viewer.locator(".st-key-controls").count() == 0  # no controls
+    assert viewer.get_by_role("button", name="Play card").count() == 0
+    viewer.locator("table.derby").wait_for(timeout=10000)
+
+    referee = browser.new_page(viewport={"width": 1280, "height": 1000})
+    referee.goto(referee_url(base, pid, key, "en"))
+    wait_ready(referee)
+
+    # bet: Aki places a counter on Green at fence 1
+    referee.locator(".st-key-bet_box button").filter(has_text="Green").first.click()
+    wait_ready(referee)
+    referee.get_by_role("button", name="Place counter").click()
+    wait_ready(referee)
+
+    # card: horse, card, confirm — three taps
+    play_box = referee.locator(".st-key-play_box")
+    play_box.locator("[data-testid='stButtonGroup']").first.locator("button").filter(
+        has_text="Green"
+    ).first.click()
+    wait_ready(referee)
+    play_box.locator("[data-testid='stButtonGroup']").nth(1).locator("button").filter(
+        has_text="7"
+    ).first.click()
+    wait_ready(referee)
+    referee.get_by_role("button", name="Play card").click()
+    clicked = time.monotonic()
+    # the viewer, untouched, shows the card by itself (it polls the store every second)
+    viewer.locator("table.derby .chip", has_text="7").first.wait_for(timeout=10000)
+    seen_after = time.monotonic() - clicked
+    print(f"viewer updated {seen_after:.2f} s after the click")
+    assert seen_after < 4  # the page promises ~2 s; slack for a loaded CI machine
+    wait_ready(referee)
+
+    deadline = time.monotonic() + 30
+    while service.snapshot(pid).seq < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    state = service.snapshot(pid).state
+    assert [(c.player, c.horse, c.fence) for c in state.counters] == [(0, 2, 1)]
+    assert state.top_card(1, 2) is not None and state.top_card(1, 2).code() == "green:7"
+
+    viewer.locator("table.derby .dot").first.wait_for(timeout=10000)  # Aki's counter
+    assert viewer.locator("text=Ben").count() >= 1  # whose turn now
