@@ -163,15 +163,7 @@ class TableService:
         return [(_info(row), seq) for row, seq in self.store.list_tables()]
 
     def snapshot(self, public_id: str) -> Snapshot:
-        row, fold = self._fold(public_id)
-        return Snapshot(
-            _info(row),
-            fold.seq,
-            fold.state,
-            tuple(_mark_undone(fold)),
-            bool(fold.applied),
-            bool(fold.redo),
-        )
+        return _snapshot(*self._fold(public_id))
 
     def is_referee(self, public_id: str, key: str | None) -> bool:
         if not key:
@@ -199,25 +191,25 @@ class TableService:
     def _write(
         self, public_id: str, key: str | None, expected_seq: int, kind: str, action: Any
     ) -> Snapshot:
-        if not self.is_referee(public_id, key):
-            raise Forbidden("table/forbidden")
         row, fold = self._fold(public_id)
+        if not key or not hmac.compare_digest(row.referee_key_hash, hash_key(key)):
+            raise Forbidden("table/forbidden")
+        if fold.seq != expected_seq:
+            raise StaleState("table/stale", expected=expected_seq, actual=fold.seq)
         payload = None
         if kind == "action":
             if isinstance(action, dict):
                 action = fold.rules.action_from_dict(action)
             payload = action.to_dict()
         event = EventRow(expected_seq + 1, kind, payload, now())
-        if fold.seq != expected_seq:
-            raise StaleState("table/stale", expected=expected_seq, actual=fold.seq)
         trial = fold.copy()
         trial.step(event)  # the engine validates before anything is written
         self.store.append(row.id, expected_seq, event)  # StaleState if the log moved on
         with self._lock:
             cached = self._cache.get(public_id)
-            if cached is not None and cached[1].seq == expected_seq:
+            if cached is None or cached[1].seq <= expected_seq:
                 self._cache[public_id] = (row, trial)
-        return self.snapshot(public_id)
+        return _snapshot(row, trial)
 
     def _fold(self, public_id: str) -> tuple[TableRow, Fold]:
         """The cached fold brought up to date with any events written since (by anyone)."""
@@ -270,6 +262,17 @@ class TableService:
             raise InvalidAction("import/exists", public_id=row.public_id)
         _fold_events(row, events)
         return _info(self.store.insert_table(row, events))
+
+
+def _snapshot(row: TableRow, fold: Fold) -> Snapshot:
+    return Snapshot(
+        _info(row),
+        fold.seq,
+        fold.state,
+        tuple(_mark_undone(fold)),
+        bool(fold.applied),
+        bool(fold.redo),
+    )
 
 
 def _mark_undone(fold: Fold) -> list[LogEntry]:

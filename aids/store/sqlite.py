@@ -1,13 +1,16 @@
 """The embedded default store: one SQLite file, WAL, ``BEGIN IMMEDIATE`` for every write.
 
-A connection is opened per operation (cheap for a local file) so the store is safe to share
-between Streamlit's session threads. The ``(table_id, seq)`` primary key makes a second writer
-against the same sequence number fail even if two processes race past the check.
+Connections live in a small pool: each operation borrows one, so a connection is used by one
+thread at a time (safe to share between Streamlit's session threads, unlike a connection kept
+in ``st.cache_resource``), and an idle connection stays open, so WAL is not checkpointed and
+the file not reopened on every write. The ``(table_id, seq)`` primary key makes a second
+writer against the same sequence number fail even if two processes race past the check.
 """
 
 from __future__ import annotations
 
 import json
+import queue
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -60,22 +63,44 @@ class EventRow:
 class SqliteStore:
     """Tables and events in one SQLite file."""
 
+    POOL_SIZE = 4
+
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         with self._connect() as conn:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(SCHEMA)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        """Borrow a connection (one thread at a time) and give it back afterwards."""
         try:
+            conn = self._idle.get_nowait()
+        except queue.Empty:
+            conn = sqlite3.connect(
+                self.path, timeout=10, isolation_level=None, check_same_thread=False
+            )
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA synchronous=NORMAL")
+        try:
             yield conn
-        finally:
+        except BaseException:
+            conn.close()  # a connection in an unknown state is not reused
+            raise
+        if conn.in_transaction or self._idle.qsize() >= self.POOL_SIZE:
             conn.close()
+        else:
+            self._idle.put(conn)
+
+    def close(self) -> None:
+        """Close the idle connections (tests and tools; the server keeps them)."""
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                return
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:

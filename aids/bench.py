@@ -1,0 +1,211 @@
+"""Benchmarks for the issue's performance targets, printed as ratios measured in one run.
+
+Run with ``aids bench`` (or ``python -m aids.bench``). Each figure is compared with a baseline
+measured in the same run on the same machine, because these machines are shared and noisy:
+the ratio is what to compare between runs, the absolute time is for the target.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from aids.core.tables import TableService, now
+from aids.games.derby import engine
+from aids.games.derby.model import Action, DerbySetup
+from aids.games.derby.simulate import play_out
+from aids.store.sqlite import SqliteStore
+
+TARGET_REPLAY_US = 50.0
+TARGET_RECORD_MS = 5.0
+TARGET_SHEET_MS = 150.0
+
+
+def _race(seed: int = 7) -> tuple[DerbySetup, list[Action]]:
+    setup = DerbySetup.default(["A", "B", "C", "D"], mode="simulation", seed=seed)
+    _, log = play_out(engine.initial_state(setup), random.Random(seed))
+    return setup, log
+
+
+def _best_of(fn: Callable[[], Any], repeat: int) -> float:
+    """The fastest of ``repeat`` runs, in seconds (least disturbed by other load)."""
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def bench_replay() -> dict[str, float]:
+    """Fold a whole race log into its final state; baseline: the same loop copying a tuple."""
+    setup, log = _race()
+    start = engine.initial_state(setup)
+
+    def replay() -> None:
+        state = start
+        for action in log:
+            state = engine.apply(state, action)
+
+    def baseline() -> None:  # the cheapest possible immutable step: copy a 40-slot tuple
+        cells = tuple(range(40))
+        for i in range(len(log)):
+            cells = (*cells[1:], i)
+
+    per_action = _best_of(replay, 30) / len(log) * 1e6
+    base = _best_of(baseline, 30) / len(log) * 1e6
+    return {
+        "actions": len(log),
+        "us_per_action": per_action,
+        "ratio_to_tuple_copy": per_action / base,
+    }
+
+
+def bench_record(folder: Path) -> dict[str, float]:
+    """Validate + append + new state through the table service vs a bare sqlite3 insert."""
+    setup, log = _race()
+    tracking = DerbySetup(setup.players, setup.horses)  # tracking mode: what a referee records
+    state = engine.initial_state(setup)
+    service = TableService(SqliteStore(folder / "bench.sqlite3"))
+    info, key = service.create("derby", "bench", tracking.to_dict())
+    timings: list[float] = []
+    seq = 0
+    for action in log:
+        if engine.is_over(state):
+            break
+        state = engine.apply(state, action)
+        payload = action.to_dict()
+        payload.pop("discard", None)  # tracking records counts, not cards
+        if "discard" in action.to_dict():
+            payload["discard_count"] = len(action.to_dict()["discard"])
+        begin = time.perf_counter()
+        service.record(info.public_id, key, seq, payload)
+        timings.append(time.perf_counter() - begin)
+        seq += 1
+
+    bare_path = folder / "bare.sqlite3"
+    with sqlite3.connect(bare_path) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(
+            "CREATE TABLE events (table_id INTEGER, seq INTEGER, kind TEXT, payload TEXT,"
+            " created_at TEXT, PRIMARY KEY (table_id, seq)) WITHOUT ROWID"
+        )
+    bare: list[float] = []
+    row = json.dumps(log[0].to_dict())
+    conn = sqlite3.connect(bare_path, isolation_level=None)  # one open connection, as the pool
+    conn.execute("PRAGMA synchronous=NORMAL")
+    for i in range(len(timings)):
+        begin = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO events VALUES (1, ?, 'action', ?, ?)", (i + 1, row, now()))
+        conn.execute("COMMIT")
+        bare.append(time.perf_counter() - begin)
+    conn.close()
+    service.store.close()
+    p50 = statistics.median(timings) * 1e3
+    bare_p50 = statistics.median(bare) * 1e3
+    return {
+        "writes": len(timings),
+        "p50_ms": p50,
+        "p90_ms": statistics.quantiles(timings, n=10)[-1] * 1e3,
+        "bare_insert_p50_ms": bare_p50,
+        "ratio_to_bare_insert": p50 / bare_p50,
+    }
+
+
+def bench_sheet() -> dict[str, float]:
+    """The Derby sheet (warm) vs the same page drawn with bare canvas calls."""
+    from aids.print.derby_sheet import blank_view, build_derby_sheet
+    from aids.print.fonts import register
+
+    register()
+    view = blank_view("http://192.168.1.20:8501", "ja")
+    build_derby_sheet(view, "ja")  # warm: font parsed, modules loaded
+    sheet = _best_of(lambda: build_derby_sheet(view, "ja"), 10) * 1e3
+    bare = _best_of(lambda: _bare_canvas_sheet(view.qr_url), 10) * 1e3
+    return {"sheet_ms": sheet, "bare_canvas_ms": bare, "ratio_to_bare_canvas": sheet / bare}
+
+
+def _bare_canvas_sheet(url: str) -> bytes:
+    """The same page with canvas primitives only: text, grid lines, QR squares, one font."""
+    import io
+
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen.canvas import Canvas
+
+    from aids.print.fonts import register
+    from aids.print.qr import draw_qr
+
+    font = register()
+    buffer = io.BytesIO()
+    width, height = landscape(A4)
+    c = Canvas(buffer, pagesize=(width, height), initialFontName=font)
+    c.setFont(font, 20)
+    c.drawString(12 * mm, height - 20 * mm, "グランドナショナル・ダービー")
+    c.setFont(font, 9)
+    c.drawString(12 * mm, height - 34 * mm, "日付：______________　プレイヤー：______________")
+    draw_qr(c, url, width - 42 * mm, height - 42 * mm, 30 * mm)
+    top, left, right = height - 46 * mm, 12 * mm, width - 12 * mm
+    rows = 10
+    for r in range(rows + 1):
+        c.line(left, top - r * 9.5 * mm, right, top - r * 9.5 * mm)
+    cols = 13
+    for i in range(cols + 1):
+        x = left + (right - left) * i / cols
+        c.line(x, top, x, top - rows * 9.5 * mm)
+        for r in range(rows):
+            c.drawString(x + 2, top - (r + 1) * 9.5 * mm + 10, "第1柵" if r == 0 else "○")
+    for r in range(6):
+        y = top - rows * 9.5 * mm - 12 * mm - r * 7.5 * mm
+        c.line(left, y, left + 160 * mm, y)
+        c.drawString(left + 2, y + 6, "× 4 =   × 3 =   × 2 =   × 1 =")
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def run() -> dict[str, dict[str, float]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        results = {
+            "replay": bench_replay(),
+            "record": bench_record(Path(tmp)),
+            "sheet": bench_sheet(),
+        }
+    r, w, s = results["replay"], results["record"], results["sheet"]
+    print("benchmark                    measured        target     ratio (same run)")
+    print(
+        f"replay a race log          {r['us_per_action']:8.1f} µs/act  <= {TARGET_REPLAY_US:.0f} µs"
+        f"    {r['ratio_to_tuple_copy']:6.1f}× a 40-slot tuple copy"
+        f"  ({r['actions']:.0f} actions)"
+    )
+    print(
+        f"record one action (p50)    {w['p50_ms']:8.2f} ms      <= {TARGET_RECORD_MS:.0f} ms"
+        f"      {w['ratio_to_bare_insert']:6.1f}× a bare sqlite3 insert"
+        f" ({w['bare_insert_p50_ms']:.2f} ms; p90 {w['p90_ms']:.2f} ms)"
+    )
+    print(
+        f"Derby sheet PDF (warm)     {s['sheet_ms']:8.1f} ms      <= {TARGET_SHEET_MS:.0f} ms"
+        f"    {s['ratio_to_bare_canvas']:6.1f}× the page on a bare canvas"
+        f" ({s['bare_canvas_ms']:.1f} ms)"
+    )
+    print(
+        "target met: "
+        f"replay {r['us_per_action'] / TARGET_REPLAY_US:.2f}, "
+        f"record {w['p50_ms'] / TARGET_RECORD_MS:.2f}, "
+        f"sheet {s['sheet_ms'] / TARGET_SHEET_MS:.2f} of the budget"
+    )
+    return results
+
+
+if __name__ == "__main__":
+    run()
