@@ -78,8 +78,7 @@ def bench_record(folder: Path) -> dict[str, float]:
     service = TableService(SqliteStore(folder / "bench.sqlite3"))
     info, key = service.create("derby", "bench", tracking.to_dict())
     timings: list[float] = []
-    seq = 0
-    for action in log:
+    for seq, action in enumerate(log):
         if engine.is_over(state):
             break
         state = engine.apply(state, action)
@@ -90,7 +89,6 @@ def bench_record(folder: Path) -> dict[str, float]:
         begin = time.perf_counter()
         service.record(info.public_id, key, seq, payload)
         timings.append(time.perf_counter() - begin)
-        seq += 1
 
     bare_path = folder / "bare.sqlite3"
     with sqlite3.connect(bare_path) as conn:
