@@ -1,0 +1,13 @@
+# Shared by run.sh and test.sh: a virtual environment in .venv with the project installed.
+# Usage: source scripts/_venv.sh EXTRAS   (EXTRAS: "" or "[test]")
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+if [ ! -x .venv/bin/python ]; then
+  if ! python3 -m venv .venv 2>/dev/null; then
+    # Debian's own python3 ships venv separately
+    rm -rf .venv
+    as_root apt-get update -qq && as_root apt-get install -y -qq python3-venv
+    python3 -m venv .venv
+  fi
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".${1:-}"
