@@ -2,8 +2,14 @@
 
 import streamlit as st
 
-from aids.ui import home
+from aids.ui import home, print_page
 
 st.set_page_config(page_title="Race-night table aids", page_icon="🏇", layout="wide")
-page = st.navigation([st.Page(home.render, title="Race-night table aids", default=True)])
+page = st.navigation(
+    [
+        st.Page(home.render, title="Tables · テーブル", icon="🏇", default=True),
+        st.Page(print_page.render, title="Print · 印刷", icon="🖨️", url_path="print"),
+    ],
+    position="top",
+)
 page.run()

@@ -158,7 +158,7 @@ def _header(canvas: Canvas, doc: BaseDocTemplate, view: DerbySheetView, lang: st
             if lang == "ja"
             else ", ".join(p.name for p in view.players)
         )
-        canvas.drawString(MARGIN, top - 22 * mm, f"{t('derby.sheet.players', lang)}: {names}")
+        canvas.drawString(MARGIN, top - 22 * mm, t("derby.sheet.players_line", lang, names=names))
     canvas.drawString(MARGIN, top - 28 * mm, t("derby.sheet.how_to", lang))
     qr_x = width - MARGIN - QR_SIZE
     draw_qr(canvas, view.qr_url, qr_x, top - QR_SIZE, QR_SIZE)

@@ -139,6 +139,7 @@ def render(snapshot: Snapshot, key: str | None) -> None:
         _board(state)
         _scores(state)
     _log(snapshot, key)
+    _rulings()
     _share(snapshot, key)
 
 
@@ -151,6 +152,7 @@ def _live_board(public_id: str) -> None:
     _board(state)
     _scores(state)
     _log(snapshot, None)
+    _rulings()
 
 
 def _player(state: DerbyState, seat: int) -> str:
@@ -448,6 +450,13 @@ def _log(snapshot: Snapshot, key: str | None) -> None:
                 text = f"~~{text}~~ ({esc(tr('ui.undone'))})"
             lines.append(f"`{entry.seq:>3}` {text}")  # not a Markdown list: it would renumber
         st.markdown("  \n".join(lines))
+
+
+def _rulings() -> None:
+    """Where the rulebook is silent, say what the program assumes."""
+    with st.expander(tr("derby.rulings.title")):
+        keys = ("one_per_slot", "tie_farthest", "share_win", "pass_tracking", "no_cards_left")
+        st.markdown("\n".join(f"- {tr(f'derby.rulings.{k}')}" for k in keys))
 
 
 # --- share, print, export ------------------------------------------------------------------

@@ -151,3 +151,25 @@ def test_refresh_loses_nothing(app_db: Path) -> None:
     fresh = new_app(table=pid, key=key, lang="en")  # a new session, as after F5
     assert fresh.pills(key="play_horse_1") is not None
     assert TableService(SqliteStore(app_db)).snapshot(pid).state.counters[0].horse == 4
+
+
+def test_print_page_offers_blank_sheets_in_both_languages(app_db: Path) -> None:
+    def page() -> None:
+        from aids.ui import print_page
+
+        print_page.render()
+
+    at = AppTest.from_function(page, default_timeout=60)
+    at.query_params["lang"] = "en"
+    at.run()
+    assert not at.exception
+    labels = [b.label for b in at.get("download_button")]
+    assert any("日本語" in label for label in labels) and any(
+        "English" in label for label in labels
+    )
+
+
+def test_rulings_are_shown_to_the_referee(app_db: Path) -> None:
+    at = create_table(new_app(lang="en"), "Rulings", ["A", "B"])
+    assert any(e.label.startswith("How this program reads the rules") for e in at.expander)
+    assert any("One counter per slot" in m.value for m in at.markdown)
