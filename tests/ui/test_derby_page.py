@@ -173,3 +173,23 @@ def test_rulings_are_shown_to_the_referee(app_db: Path) -> None:
     at = create_table(new_app(lang="en"), "Rulings", ["A", "B"])
     assert any(e.label.startswith("How this program reads the rules") for e in at.expander)
     assert any("One counter per slot" in m.value for m in at.markdown)
+
+
+def test_pass_and_no_cards_left_buttons(app_db: Path) -> None:
+    at = create_table(new_app(lang="en"), "Late race", ["A", "B"])
+    pid, key = at.query_params["table"], at.query_params["key"]
+    service = TableService(SqliteStore(app_db))
+    assert not any(b.key == "pass_go" for b in at.button)
+    values = [5, 6, 7, 8, 9, 4, 3, 2]  # purple (2) falls at fence 1
+    for seq, (colour, value) in enumerate(zip(ROWS, values, strict=True)):
+        turn = service.snapshot(pid).state.turn
+        play = {"type": "play", "player": turn, "horse": seq, "card": f"{colour}:{value}"}
+        service.record(pid, key, seq, play)
+    at = new_app(table=pid, key=key, lang="en")
+    at = click(at, "pass_go")
+    assert service.snapshot(pid).log[-1].action.to_dict()["type"] == "pass"
+    at = click(at, "no_cards_go")
+    state = service.snapshot(pid).state
+    assert state.ended == "no_cards" and len(engine.finishers(state)) == 7
+    assert any("Race over" in s.value for s in at.success)
+    assert not any(b.key == "play_go" for b in at.button)  # nothing more to record
