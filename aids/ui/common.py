@@ -95,3 +95,19 @@ def show_flash() -> None:
     if st.button(tr("ui.dismiss"), key="dismiss_flash", type="tertiary"):
         st.session_state.pop(FLASH, None)
         st.rerun()
+
+
+PAPER_LABELS = {"a4": "A4", "letter": "US Letter"}
+
+
+def paper_choice(key: str, where: Any = st) -> str:
+    """A4 or US Letter for a printable (``where``: a column or container to draw in)."""
+    return str(
+        where.radio(
+            tr("ui.paper"),
+            options=list(PAPER_LABELS),
+            horizontal=True,
+            key=key,
+            format_func=PAPER_LABELS.__getitem__,
+        )
+    )

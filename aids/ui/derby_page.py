@@ -33,6 +33,7 @@ from aids.ui.common import (
     esc,
     lang,
     language_switch,
+    paper_choice,
     run_write,
     service,
     show_flash,
@@ -480,13 +481,7 @@ def _share(snapshot: Snapshot, key: str) -> None:
         qr_col.image(_qr_png(link), width=180)
         text_col.markdown(f"**{tr('ui.viewer_link')}**")
         text_col.code(link, language=None)
-        paper = text_col.radio(
-            tr("ui.paper"),
-            options=["a4", "letter"],
-            horizontal=True,
-            key="paper",
-            format_func=lambda p: {"a4": "A4", "letter": "US Letter"}[p],
-        )
+        paper = paper_choice("paper", text_col)
         current = lang()
         text_col.download_button(
             tr("ui.download_sheet"),
