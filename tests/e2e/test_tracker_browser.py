@@ -67,3 +67,25 @@ def test_referee_records_and_viewer_updates(server: tuple[str, Path], browser) -
 
     viewer.locator("table.derby .dot").first.wait_for(timeout=10000)  # Aki's counter
     assert viewer.locator("text=Ben").count() >= 1  # whose turn now
+
+
+def test_sheet_downloaded_from_the_page_scans_to_the_viewer(
+    server: tuple[str, Path], browser, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from tests.print.test_derby_sheet import decode_qr, page_text
+
+    base, db = server
+    service = TableService(SqliteStore(db))
+    info, key = service.create("derby", "Download", DerbySetup.default(["Aki", "Ben"]).to_dict())
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(referee_url(base, info.public_id, key, "en"))
+    wait_ready(page)
+    page.get_by_text("Share and print").click()
+    with page.expect_download(timeout=30000) as download:
+        page.get_by_role("button", name="Download score sheet (PDF)").click()
+    path = tmp_path / "sheet.pdf"
+    download.value.save_as(path)
+    pdf = path.read_bytes()
+    assert pdf.startswith(b"%PDF")
+    assert decode_qr(pdf) == [viewer_url(base, info.public_id, "en")]
+    assert "Aki" in page_text(pdf)
