@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
@@ -354,8 +356,6 @@ def test_draw_stops_when_pile_is_empty() -> None:
     state = engine.apply(state, PlayCard(0, 0, card("red 0")))
     assert state.pile == 49
     # the pile never goes below zero, hands just shrink
-    from dataclasses import replace
-
     empty = replace(state, pile=0)
     assert engine.apply(empty, PlayCard(1, 1, card("blue 0"))).pile == 0
     assert engine.can_pass(empty)  # ruling: with an empty pile a hand may be empty
