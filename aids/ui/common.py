@@ -65,6 +65,14 @@ def language_switch() -> None:
         st.rerun()
 
 
+def page_header() -> Any:
+    """The language toggle at the top right; returns the column for the page's heading."""
+    head, switch = st.columns([3, 1], vertical_alignment="center")
+    with switch:
+        language_switch()
+    return head
+
+
 def base_url() -> str:
     return public_base_url()
 

@@ -32,7 +32,7 @@ from aids.ui.common import (
     base_url,
     esc,
     lang,
-    language_switch,
+    page_header,
     paper_choice,
     run_write,
     service,
@@ -122,11 +122,9 @@ def create_form() -> None:
 
 
 def render(snapshot: Snapshot, key: str | None) -> None:
-    head, switch = st.columns([3, 1], vertical_alignment="center")
+    head = page_header()
     head.markdown(f"### {esc(snapshot.info.title)}")
     head.caption(tr("derby.name") + (" · " + tr("ui.referee") if key else " · " + tr("ui.viewer")))
-    with switch:
-        language_switch()
     if key is None:
         _live_board(snapshot.info.public_id)
         return

@@ -13,7 +13,7 @@ from aids.core.i18n import t
 from aids.core.links import viewer_url
 from aids.core.tables import load_export
 from aids.ui import derby_page
-from aids.ui.common import base_url, esc, lan_warning, lang, language_switch, service, tr
+from aids.ui.common import base_url, esc, lan_warning, lang, page_header, service, tr
 
 GAME_PAGES = {"derby": derby_page}
 
@@ -23,10 +23,7 @@ def render() -> None:
     if table:
         _render_table(table)
         return
-    head, switch = st.columns([3, 1], vertical_alignment="center")
-    head.title(tr("app.name"))
-    with switch:
-        language_switch()
+    page_header().title(tr("app.name"))
     lan_warning()
     tab_tables, tab_new, tab_import = st.tabs(
         [tr("ui.tables"), tr("ui.new_table"), tr("ui.import")]

@@ -6,7 +6,7 @@ from functools import partial
 
 import streamlit as st
 
-from aids.ui.common import base_url, language_switch, paper_choice, tr
+from aids.ui.common import base_url, page_header, paper_choice, tr
 
 
 def _blank_pdf(base: str, sheet_lang: str, paper: str) -> bytes:
@@ -16,10 +16,7 @@ def _blank_pdf(base: str, sheet_lang: str, paper: str) -> bytes:
 
 
 def render() -> None:
-    head, switch = st.columns([3, 1], vertical_alignment="center")
-    head.title(tr("ui.print_title"))
-    with switch:
-        language_switch()
+    page_header().title(tr("ui.print_title"))
     st.caption(tr("ui.print_hint"))
     paper = paper_choice("blank_paper")
     base = base_url()
