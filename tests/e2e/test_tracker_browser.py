@@ -16,6 +16,21 @@ from tests.e2e.conftest import wait_ready
 pytestmark = pytest.mark.e2e
 
 
+def page_problems(page) -> str:  # type: ignore[no-untyped-def]
+    """Exceptions and errors Streamlit shows on the page, for a failure message."""
+    shown = page.locator("[data-testid='stException'], [data-testid='stAlert']")
+    return " | ".join(shown.all_inner_texts()) or "(no exception or alert shown)"
+
+
+def click(page, locator) -> None:  # type: ignore[no-untyped-def]
+    """Click once the element is there; on failure say what the page showed instead."""
+    try:
+        locator.click(timeout=30000)
+    except Exception as exc:
+        raise AssertionError(f"could not click: {page_problems(page)}") from exc
+    wait_ready(page)
+
+
 def test_referee_records_and_viewer_updates(server: tuple[str, Path], browser) -> None:  # type: ignore[no-untyped-def]
     base, db = server
     service = TableService(SqliteStore(db))
@@ -32,23 +47,17 @@ def test_referee_records_and_viewer_updates(server: tuple[str, Path], browser) -
     referee = browser.new_page(viewport={"width": 1280, "height": 1000})
     referee.goto(referee_url(base, pid, key, "en"))
     wait_ready(referee)
+    referee.locator(".st-key-controls").wait_for(timeout=30000)
 
     # bet: Aki places a counter on Green at fence 1
-    referee.locator(".st-key-bet_box button").filter(has_text="Green").first.click()
-    wait_ready(referee)
-    referee.get_by_role("button", name="Place counter").click()
-    wait_ready(referee)
+    click(referee, referee.locator(".st-key-bet_box button").filter(has_text="Green").first)
+    click(referee, referee.get_by_role("button", name="Place counter"))
 
     # card: horse, card, confirm — three taps
     play_box = referee.locator(".st-key-play_box")
-    play_box.locator("[data-testid='stButtonGroup']").first.locator("button").filter(
-        has_text="Green"
-    ).first.click()
-    wait_ready(referee)
-    play_box.locator("[data-testid='stButtonGroup']").nth(1).locator("button").filter(
-        has_text="7"
-    ).first.click()
-    wait_ready(referee)
+    groups = play_box.locator("[data-testid='stButtonGroup']")
+    click(referee, groups.first.locator("button").filter(has_text="Green").first)
+    click(referee, groups.nth(1).locator("button").filter(has_text="7").first)
     referee.get_by_role("button", name="Play card").click()
     clicked = time.monotonic()
     # the viewer, untouched, shows the card by itself (it polls the store every second)
