@@ -52,6 +52,9 @@ def test_referee_records_and_viewer_updates(server: tuple[str, Path], browser) -
     # bet: Aki places a counter on Green at fence 1
     click(referee, referee.locator(".st-key-bet_box button").filter(has_text="Green").first)
     click(referee, referee.get_by_role("button", name="Place counter"))
+    # the bet is in once the bet box is gone (one bet per turn); a click on the old play box
+    # while the page is still re-drawing would be lost, as it would be for a person
+    referee.locator(".st-key-bet_box").wait_for(state="detached", timeout=30000)
 
     # card: horse, card, confirm — three taps
     play_box = referee.locator(".st-key-play_box")
