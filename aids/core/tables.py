@@ -29,8 +29,14 @@ KEY_HASH_RE = re.compile(r"^[0-9a-f]{64}$")
 
 
 def new_public_id() -> str:
-    """144 random bits, URL-safe."""
-    return secrets.token_urlsafe(18)
+    """144 random bits, URL-safe, starting with a letter or digit.
+
+    A leading ``-`` would make ``aids export <id>`` read the id as an option.
+    """
+    while True:
+        public_id = secrets.token_urlsafe(18)
+        if public_id[0].isalnum():
+            return public_id
 
 
 def new_key() -> str:

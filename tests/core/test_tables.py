@@ -282,3 +282,11 @@ def test_unknown_table_and_game(service: TableService) -> None:
     with pytest.raises(InvalidAction) as err:
         service.create("derby", "  ", DerbySetup.default(["A", "B"]).to_dict())
     assert err.value.code == "table/title"
+
+
+def test_public_ids_never_start_like_a_command_line_option() -> None:
+    from aids.core.tables import new_public_id
+
+    ids = [new_public_id() for _ in range(2000)]  # ~1 in 32 raw tokens starts with - or _
+    assert all(i[0].isalnum() and len(i) == 24 for i in ids)
+    assert len(set(ids)) == len(ids)
