@@ -9,11 +9,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+from aids import registry
 from aids.core.errors import AidsError, InvalidAction
 from aids.core.i18n import LANGS, normalise_lang, t
 from aids.core.links import public_base_url, referee_url, viewer_url
-from aids.core.tables import load_export, open_default
+from aids.games.base import REFEREE, VIEWER, Role
 from aids.paths import OUTPUT, ROOT, database_path
+from aids.registry import open_service
+from aids.tables import load_export
+
+MAX_RECORD_FILE = 10 * 1024 * 1024  # bytes; a night's log is a few hundred lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aids", description="Race-night table aids")
     parser.add_argument("--lang", choices=LANGS, help="language of messages (default: ja)")
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
+    kinds = list(registry.entries())
 
     serve = sub.add_parser("serve", help="start the Streamlit tracker")
     serve.add_argument("--port", type=int, default=int(os.environ.get("AIDS_PORT", 8501)))
@@ -38,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=_serve)
 
     prn = sub.add_parser("print", help="render a printable PDF into output/")
-    prn.add_argument("game", choices=["derby"])
+    prn.add_argument("game", choices=kinds)
     prn.add_argument("--table", help="public id of a table (omit for the blank sheet)")
     prn.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
     prn.add_argument("--paper", choices=["a4", "letter"], default="a4")
@@ -47,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     prn.set_defaults(run=_print)
 
     new = sub.add_parser("new", help="create a table and print its links")
-    new.add_argument("game", choices=["derby"])
+    new.add_argument("game", choices=kinds)
     new.add_argument("--title", required=True)
     new.add_argument("--player", action="append", required=True, help="repeat, in seat order")
     new.add_argument("--base-url")
@@ -61,6 +67,19 @@ def _parser() -> argparse.ArgumentParser:
     imp = sub.add_parser("import", help="add a table from an exported JSON file")
     imp.add_argument("file", type=Path)
     imp.set_defaults(run=_import)
+
+    key = sub.add_parser("key", help="rotate, revoke or list a table's links (host only)")
+    key.add_argument("action", choices=["rotate", "revoke", "list"])
+    key.add_argument("table", help="public id")
+    key.add_argument("--role", default="referee", help="referee (default) or seat:N (0-based)")
+    key.add_argument("--base-url")
+    key.set_defaults(run=_key)
+
+    rec = sub.add_parser("record", help="record actions from a file, one JSON action per line")
+    rec.add_argument("table", help="public id")
+    rec.add_argument("file", type=Path, help="JSON lines file ('-' for standard input)")
+    rec.add_argument("--key", required=True, help="the referee's (or a seat's) key")
+    rec.set_defaults(run=_record)
 
     bench = sub.add_parser("bench", help="run the performance benchmarks (prints ratios)")
     bench.set_defaults(run=_bench)
@@ -86,39 +105,100 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
 
 
 def _print(args: argparse.Namespace, lang: str) -> int:
-    from aids.print.derby_sheet import blank_view, build_derby_sheet, sheet_view
+    from aids.print.frame import render_sheet
 
     base = public_base_url(args.base_url)
     out_dir = args.out or OUTPUT
     out_dir.mkdir(parents=True, exist_ok=True)
     langs = LANGS if args.sheet_lang == "both" else (args.sheet_lang,)
-    snapshot = open_default().snapshot(args.table) if args.table else None
+    entry = registry.entry(args.game)
+    snapshot = None
+    if args.table:
+        snapshot = open_service().snapshot(args.table, VIEWER)  # a printed sheet is public
+        if snapshot.info.kind != args.game:
+            raise InvalidAction("table/wrong_game", kind=snapshot.info.kind)
+    sheet = registry.sheet_module(args.game)
     for sheet_lang in langs:
-        if snapshot is None:
-            view = blank_view(base, sheet_lang)
-            name = f"derby-sheet-blank-{sheet_lang}-{args.paper}.pdf"
-        else:
-            view = sheet_view(snapshot, base, sheet_lang)
-            name = f"derby-sheet-{snapshot.info.public_id[:8]}-{sheet_lang}-{args.paper}.pdf"
-        path = out_dir / name
-        path.write_bytes(build_derby_sheet(view, sheet_lang, args.paper))
+        tag = "blank" if snapshot is None else snapshot.info.public_id[:8]
+        path = out_dir / f"{args.game}-sheet-{tag}-{sheet_lang}-{args.paper}.pdf"
+        path.write_bytes(render_sheet(sheet, entry.game, snapshot, base, sheet_lang, args.paper))
         print(path)
     return 0
 
 
 def _new(args: argparse.Namespace, lang: str) -> int:
-    from aids.games.derby.model import DerbySetup
-
-    setup = DerbySetup.default(args.player, lang=lang).to_dict()
-    info, key = open_default().create(args.game, args.title, setup)
+    game = registry.entry(args.game).game
+    setup = game.setup_to_dict(game.default_setup(args.player, lang))
+    info, key = open_service().create(args.game, args.title, setup)
     base = public_base_url(args.base_url)
-    print(f"{t('ui.referee_link', lang)}: {referee_url(base, info.public_id, key)}")
-    print(f"{t('ui.viewer_link', lang)}: {viewer_url(base, info.public_id)}")
+    print(f"{t('table.referee_link', lang)}: {referee_url(base, info.public_id, key)}")
+    print(f"{t('table.viewer_link', lang)}: {viewer_url(base, info.public_id)}")
+    return 0
+
+
+def _key(args: argparse.Namespace, lang: str) -> int:
+    """The host holds the data file, so no key is asked: this is the way back in."""
+    service = open_service()
+    role = Role.parse(args.role)
+    if args.action == "list":
+        row = service.store.get_table(args.table)
+        for k in service.store.keys(row.id, include_revoked=True):
+            state = t("table.revoked", lang) if k.revoked_at else t("table.live", lang)
+            print(f"{k.role}\t{k.created_at}\t{state}")
+        return 0
+    if args.action == "revoke":
+        if role == REFEREE:
+            raise InvalidAction("table/revoke_referee")
+        row = service.store.get_table(args.table)
+        from aids.tables.keys import now
+
+        count = service.store.revoke_keys(row.id, str(role), now())
+        print(t("table.revoked_n", lang, n=count, role=str(role)))
+        return 0
+    key = service.reissue_key(args.table, role)
+    base = public_base_url(args.base_url)
+    label = "table.referee_link" if role == REFEREE else "table.seat_link"
+    print(f"{t(label, lang, role=str(role))}: {referee_url(base, args.table, key)}")
+    return 0
+
+
+def _record(args: argparse.Namespace, lang: str) -> int:
+    """Append each line's action in turn; stop at the first refused line (nothing after it)."""
+    service = open_service()
+    try:
+        raw = sys.stdin.buffer.read(MAX_RECORD_FILE + 1) if str(args.file) == "-" else b""
+        if str(args.file) != "-":
+            with open(args.file, "rb") as fh:
+                raw = fh.read(MAX_RECORD_FILE + 1)
+    except OSError as exc:
+        raise InvalidAction("record/file", path=str(args.file), detail=exc.strerror) from None
+    if len(raw) > MAX_RECORD_FILE:
+        raise InvalidAction("record/too_big", limit=MAX_RECORD_FILE)
+    try:
+        lines = raw.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise InvalidAction("record/line", line=0, detail="UTF-8") from None
+    seq = service.snapshot(args.table).seq
+    recorded = 0
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            action = json.loads(line)
+            seq = service.record(args.table, args.key, seq, action).seq
+        except json.JSONDecodeError as exc:
+            raise InvalidAction("record/line", line=number, detail=exc.msg) from None
+        except AidsError as exc:
+            where = t("table.record_refused", lang, line=number, recorded=recorded)
+            print(f"{where}\n{exc.code}: {exc.message(lang)}", file=sys.stderr)
+            return 2
+        recorded += 1
+    print(t("table.recorded", lang, n=recorded, seq=seq))
     return 0
 
 
 def _export(args: argparse.Namespace, lang: str) -> int:
-    text = json.dumps(open_default().export(args.table), ensure_ascii=False, indent=2)
+    text = json.dumps(open_service().export(args.table), ensure_ascii=False, indent=2)
     if args.output:
         args.output.write_text(text + "\n", encoding="utf-8")
         print(args.output)
@@ -132,8 +212,8 @@ def _import(args: argparse.Namespace, lang: str) -> int:
         text = args.file.read_bytes()
     except OSError as exc:
         raise InvalidAction("import/json", detail=str(exc)[:200]) from exc
-    info = open_default().import_(load_export(text))
-    print(f"{t('ui.imported', lang)}: {info.title} ({info.public_id})")
+    info = open_service().import_(load_export(text))
+    print(f"{t('table.imported', lang)}: {info.title} ({info.public_id})")
     print(viewer_url(public_base_url(), info.public_id))
     return 0
 

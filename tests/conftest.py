@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from aids.core.tables import TableService
 from aids.games.derby.model import DerbySetup
+from aids.registry import engines
 from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
 
 
 @pytest.fixture
@@ -18,7 +19,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def service(db_path: Path) -> TableService:
-    return TableService(SqliteStore(db_path))
+    return TableService(SqliteStore(db_path), engines())
 
 
 @pytest.fixture

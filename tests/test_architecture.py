@@ -1,40 +1,101 @@
-"""Imports flow one way: ui, print, cli → core → games; engines import nothing of the app."""
+"""Layers flow one way, and only a game's own files name it.
+
+core (errors, i18n, links) → games (pure engines) → tables (the service) → store interface
+→ print and ui frames → each game's page and sheet module → registry, cli, streamlit_app.
+"""
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from aids.registry import BUILT_IN
+
 ROOT = Path(__file__).resolve().parents[1]
+AIDS = ROOT / "aids"
+
+
+def imports_of(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found
+
+
+def module_file(module: str) -> Path:
+    return ROOT / (module.replace(".", "/") + ".py")
+
+
+def game_files() -> set[Path]:
+    """The files allowed to name a game: its folder, its page and sheet modules, the registry
+    (the one place games are listed) and the benchmarks (which measure named games)."""
+    files = {AIDS / "registry.py", AIDS / "bench.py"}
+    for entry in BUILT_IN:
+        files |= set((AIDS / "games" / entry.kind).rglob("*.py"))
+        files |= {module_file(entry.page), module_file(entry.sheet)}
+    return files
 
 
 def test_games_do_not_import_streamlit_reportlab_or_storage() -> None:
     code = (
         "import sys\n"
-        "import aids.games.registry, aids.games.derby.engine, aids.games.derby.simulate\n"
+        "import aids.games.base, aids.games.derby, aids.games.derby.simulate\n"
         "bad = [m for m in ('streamlit', 'reportlab', 'sqlite3', 'aids.store', 'aids.ui',"
-        " 'aids.print') if m in sys.modules]\n"
+        " 'aids.print', 'aids.tables', 'aids.registry') if m in sys.modules]\n"
         "print(','.join(bad))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 
 
-def test_games_import_only_errors_i18n_and_paths_from_the_app() -> None:
-    allowed = {"aids.core.errors", "aids.core.i18n", "aids.paths"}
-    for path in (ROOT / "aids" / "games").rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("aids"):
-                assert node.module.startswith("aids.games") or node.module in allowed, (
-                    f"{path.name} imports {node.module}"
-                )
+ALLOWED = {
+    # layer: the aids modules (prefixes) its files may import
+    "core": ("aids.core", "aids.paths"),
+    "games": ("aids.games", "aids.core.errors", "aids.core.i18n", "aids.paths"),
+    "store": ("aids.store", "aids.core.errors"),
+    "tables": ("aids.tables", "aids.core", "aids.games.base", "aids.store.base"),
+}
 
 
-def test_core_does_not_import_ui_or_print() -> None:
-    for path in (ROOT / "aids" / "core").rglob("*.py"):
-        source = path.read_text(encoding="utf-8")
-        assert "aids.ui" not in source and "aids.print" not in source, path.name
-        assert "import streamlit" not in source and "reportlab" not in source, path.name
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_each_layer_imports_only_from_below(layer: str) -> None:
+    for path in (AIDS / layer).rglob("*.py"):
+        for module in imports_of(path):
+            if module.startswith("aids"):
+                assert module.startswith(ALLOWED[layer]), f"{path.relative_to(ROOT)}: {module}"
+
+
+def test_frames_import_no_game_module() -> None:
+    game_modules = {e.page for e in BUILT_IN} | {e.sheet for e in BUILT_IN}
+    for path in [*(AIDS / "ui").glob("*.py"), *(AIDS / "print").glob("*.py")]:
+        if path in game_files():
+            continue
+        for module in imports_of(path):
+            assert module not in game_modules, f"{path.name} imports {module}"
+            assert not module.startswith("aids.games.") or module == "aids.games.base", (
+                f"{path.name} imports {module}"
+            )
+
+
+def test_no_shared_file_names_a_game() -> None:
+    """Adding a game never edits core, store, tables, the frames, the CLI or the app entry."""
+    kinds = [entry.kind for entry in BUILT_IN] + ["sprint"]  # + the tests' fake game
+    pattern = re.compile(r"\b(" + "|".join(kinds) + r")\b", re.IGNORECASE)
+    shared = [p for p in AIDS.rglob("*.py") if p not in game_files()]
+    shared.append(ROOT / "streamlit_app.py")
+    assert len(shared) > 15
+    offenders = {
+        str(p.relative_to(ROOT)): pattern.findall(p.read_text(encoding="utf-8"))
+        for p in shared
+        if pattern.search(p.read_text(encoding="utf-8"))
+    }
+    assert offenders == {}

@@ -1,14 +1,24 @@
 """The one error hierarchy, split by cause.
 
-Every error carries a stable ``code`` (``derby/slot_taken``) and the parameters of its message;
-``message(lang)`` renders it from the catalogue in Japanese or English. Nothing is written when
-any of these is raised: engines validate before they build a new state, and the table service
+Every error carries a stable ``code`` (``<kind>/<rule>``, ``table/stale``) and the parameters
+of its message; ``message(lang)`` renders it from the catalogue in Japanese or English (a
+parameter that is ``Localized`` renders itself in that language). Nothing is written when any
+of these is raised: engines validate before they build a new state, and the table service
 writes only after the engine accepted the action.
 """
 
 from __future__ import annotations
 
+from typing import Protocol, runtime_checkable
+
 from aids.core.i18n import t
+
+
+@runtime_checkable
+class Localized(Protocol):
+    """A message parameter that renders itself per language (a card, a colour, a term)."""
+
+    def localized(self, lang: str) -> str: ...
 
 
 class AidsError(Exception):
@@ -20,11 +30,10 @@ class AidsError(Exception):
         super().__init__(f"{code}: {self.message('en')}")
 
     def message(self, lang: str) -> str:
-        params = dict(self.params)
-        card = params.get("card")
-        if isinstance(card, str) and card.count(":") == 1:  # "red:7" → "赤 7" / "Red 7"
-            colour, value = card.split(":")
-            params["card"] = f"{t(f'colours.{colour}', lang)} {value}"
+        params = {
+            name: value.localized(lang) if isinstance(value, Localized) else value
+            for name, value in self.params.items()
+        }
         return t(f"errors.{self.code}", lang, **params)
 
 
@@ -54,3 +63,11 @@ class Forbidden(AidsError):
 
 class NotFound(AidsError):
     """No such table."""
+
+
+class DataError(AidsError):
+    """A data file the program ships or loads (a seed, a map) contradicts itself."""
+
+
+class StoreError(AidsError):
+    """The data file cannot be used as it is (not ours, damaged, from a newer release)."""

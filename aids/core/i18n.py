@@ -1,13 +1,17 @@
-"""Message catalogues: one TOML file per language under ``templates/messages``.
+"""Message catalogues: ``templates/messages/<lang>/*.toml``, one file per game plus ``core``.
 
-Keys are dotted paths (``errors.derby/slot_taken``, ``ui.bet``). A key missing from a catalogue
-is a bug caught by the tests; at run time it falls back to English, then to the key itself.
+Keys are dotted paths (``errors.table/stale``, ``table.undo``). A game's file holds only
+its own keys (``<kind>.…`` and ``errors.<kind>/…``), so adding a game adds files, never edits
+a shared one. A key missing from a catalogue is a bug caught by the tests; at run time it falls
+back to English, then to the key itself. Games registered from outside the package (plugins,
+the tests' fake game) add their own folder with ``add_catalogue_dir``.
 """
 
 from __future__ import annotations
 
 import tomllib
 from functools import cache
+from pathlib import Path
 from typing import Any, Literal
 
 from aids.paths import TEMPLATES
@@ -15,24 +19,48 @@ from aids.paths import TEMPLATES
 Lang = Literal["ja", "en"]
 LANGS: tuple[Lang, ...] = ("ja", "en")
 DEFAULT_LANG: Lang = "ja"
+MESSAGES = TEMPLATES / "messages"
+
+_extra_dirs: list[Path] = []
 
 
-def _flatten(prefix: str, node: dict[str, Any], out: dict[str, str]) -> None:
+class CatalogueError(RuntimeError):
+    """Two message files define the same key (a packaging bug, caught by the tests)."""
+
+
+def _flatten(prefix: str, node: dict[str, Any], out: dict[str, str], origin: Path) -> None:
     for key, value in node.items():
         path = f"{prefix}.{key}" if prefix else key
         if isinstance(value, dict):
-            _flatten(path, value, out)
+            _flatten(path, value, out, origin)
+        elif path in out:
+            raise CatalogueError(f"{origin}: key {path!r} is defined twice")
         else:
             out[path] = str(value)
+
+
+def add_catalogue_dir(folder: Path) -> None:
+    """Read messages from ``folder/<lang>/*.toml`` too (a game that lives outside ``aids``)."""
+    if folder not in _extra_dirs:
+        _extra_dirs.append(folder)
+        catalogue.cache_clear()
+
+
+def catalogue_files(lang: str) -> list[Path]:
+    """The files that make up one language's catalogue, in load order."""
+    files: list[Path] = []
+    for root in (MESSAGES, *_extra_dirs):
+        files += sorted((root / lang).glob("*.toml"))
+    return files
 
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
     """All messages of one language, flattened to dotted keys."""
-    with open(TEMPLATES / "messages" / f"{lang}.toml", "rb") as fh:
-        raw = tomllib.load(fh)
     flat: dict[str, str] = {}
-    _flatten("", raw, flat)
+    for path in catalogue_files(lang):
+        with open(path, "rb") as fh:
+            _flatten("", tomllib.load(fh), flat, path)
     return flat
 
 

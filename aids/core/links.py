@@ -45,6 +45,11 @@ def public_base_url(override: str | None = None) -> str:
     return f"http://{lan_address() or 'localhost'}:{port}"
 
 
+def home_url(base: str, lang: str | None = None) -> str:
+    """The tracker's home page (blank sheets point here)."""
+    return f"{base.rstrip('/')}/" + (f"?{urlencode({'lang': lang})}" if lang else "")
+
+
 def viewer_url(base: str, public_id: str, lang: str | None = None) -> str:
     """The read-only link players scan."""
     params = {"table": public_id} | ({"lang": lang} if lang else {})

@@ -1,21 +1,235 @@
-"""What the table service needs from a game: parse, start, apply. Engines stay pure."""
+"""The game contract: what every engine gives the table service, the pages and the sheets.
+
+A game is a pure function over immutable state (no Streamlit, ReportLab or storage here):
+``apply(state, action, actor) -> new state`` or raise an ``AidsError``. Everything a page,
+a sheet or the table service needs to know about a game is asked through this contract, so
+the layers above never name a game. Learned from python-chess (one ``Outcome``, value-object
+moves), boardgame.io (a filtered view on every read) and OpenSpiel (chance is an actor, several
+seats to move = simultaneous secret choices held until all are in).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+
+from aids.core.errors import InvalidAction
+
+RoleKind = Literal["viewer", "referee", "seat", "chance"]
 
 
-class GameRules(Protocol):
-    """A game as the table service sees it. ``state``/``action`` types are the game's own."""
+@dataclass(frozen=True, slots=True, order=True)
+class Role:
+    """Who reads or acts: a viewer, the referee, seat N (0-based), or chance.
+
+    Roles are held through keys (viewer: no key; referee: the referee key; seat N: that seat's
+    key). ``chance`` is never held by a key: it is the actor of recorded dice, spins and
+    revealed cards, which the referee enters for it.
+
+    >>> Role.parse("seat:2")
+    Role(kind='seat', seat=2)
+    >>> str(Role.seat_of(0)), str(REFEREE)
+    ('seat:0', 'referee')
+    """
+
+    kind: RoleKind
+    seat: int | None = None
+
+    @classmethod
+    def seat_of(cls, index: int) -> Role:
+        return cls("seat", index)
+
+    @classmethod
+    def parse(cls, text: object) -> Role:
+        """``viewer`` / ``referee`` / ``chance`` / ``seat:N``; anything else is refused."""
+        if text in ("viewer", "referee", "chance"):
+            return cls(text)
+        if isinstance(text, str) and text.startswith("seat:"):
+            digits = text[5:]
+            if digits.isascii() and digits.isdigit() and len(digits) <= 3:
+                return cls("seat", int(digits))
+        raise InvalidAction("table/role", role=str(text)[:40])
+
+    @property
+    def is_referee(self) -> bool:
+        return self.kind == "referee"
+
+    @property
+    def is_viewer(self) -> bool:
+        return self.kind == "viewer"
+
+    def __str__(self) -> str:
+        return f"seat:{self.seat}" if self.kind == "seat" else self.kind
+
+
+VIEWER = Role("viewer")
+REFEREE = Role("referee")
+CHANCE = Role("chance")
+
+
+class Codec(Protocol):
+    """A value object with a plain-dict form (setups, actions): ``from_dict(to_dict(x)) == x``."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: one reason, a ranking of seats with ties, each seat's score.
+
+    ``ranking`` lists groups of seats, best first; seats in one group tied. ``scores`` are
+    points or money per seat, in seat order. ``reason`` is a message key suffix of the game
+    (``<kind>.outcome.<reason>``).
+
+    >>> Outcome("fence5", ((0, 1), (2,)), (7, 7, 0)).winners
+    (0, 1)
+    """
+
+    reason: str
+    ranking: tuple[tuple[int, ...], ...]
+    scores: tuple[int, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.ranking[0] if self.ranking else ()
+
+
+def rank_by_score(scores: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Seats grouped by equal score, highest first (equal scores share a place).
+
+    >>> rank_by_score([7, 0, 7])
+    ((0, 2), (1,))
+    """
+    groups: dict[int, list[int]] = {}
+    for seat, score in enumerate(scores):
+        groups.setdefault(score, []).append(seat)
+    return tuple(tuple(groups[s]) for s in sorted(groups, reverse=True))
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Static facts about a game, declared once and read by forms, keys, CLI and sheets.
+
+    ``rulings`` are message keys of the decisions taken where the rulebook is silent; the page,
+    the sheet and the rule cards all show exactly these. ``seat_keys`` says whether seats have
+    private input (and so links of their own); ``rules_versions`` are the versions of the rules
+    engine whose logs this code can replay (the last one is used for new tables).
+    """
 
     kind: str
+    seats: tuple[int, int]
+    rulings: tuple[str, ...] = ()
+    simultaneous: bool = False
+    hidden: bool = False
+    seat_keys: bool = False
+    rules_versions: tuple[int, ...] = (1,)
+    sheet_orientation: Literal["landscape", "portrait"] = "landscape"
 
-    def setup_from_dict(self, raw: object) -> Any: ...
+    @property
+    def rules_version(self) -> int:
+        return self.rules_versions[-1]
 
-    def initial_state(self, setup: Any) -> Any: ...
+    @property
+    def name_key(self) -> str:
+        return f"{self.kind}.name"
 
-    def action_from_dict(self, raw: object) -> Any: ...
 
-    def apply(self, state: Any, action: Any) -> Any: ...
+SetupT = TypeVar("SetupT", bound=Codec)
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT", bound=Codec)
 
-    def is_over(self, state: Any) -> bool: ...
+
+class Game(ABC, Generic[SetupT, StateT, ActionT]):
+    """One game as the app sees it. Subclass it once per game; the registry holds an instance.
+
+    Every method is pure. Errors are ``AidsError`` subclasses by cause (``InvalidAction`` for a
+    malformed value, ``RuleViolation`` naming the rule, ``NotYourTurn``, ``GameOver``), each with
+    a stable code ``<kind>/<rule>`` and a message in both catalogues.
+    """
+
+    info: ClassVar[GameInfo]
+
+    # --- setup ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def setup_from_dict(self, raw: object) -> SetupT:
+        """Parse and validate a setup (a form, a stored row, an import)."""
+
+    @abstractmethod
+    def default_setup(self, names: Sequence[str], lang: str) -> SetupT:
+        """A ready-to-play setup for players given by name in seat order (CLI, quick start)."""
+
+    @abstractmethod
+    def seat_names(self, setup: SetupT) -> tuple[str, ...]:
+        """The names of the seats, in seat order (headers, keys, sheets)."""
+
+    def setup_to_dict(self, setup: SetupT) -> dict[str, Any]:
+        return setup.to_dict()
+
+    # --- actions --------------------------------------------------------------------------
+
+    @abstractmethod
+    def action_from_dict(self, raw: object) -> ActionT:
+        """Parse a submitted or stored action; a malformed one names the field."""
+
+    def action_to_dict(self, action: ActionT) -> dict[str, Any]:
+        return action.to_dict()
+
+    @abstractmethod
+    def actor_of(self, action: ActionT) -> Role:
+        """Who makes ``action``: a seat, the referee, or chance."""
+
+    # --- play -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def initial_state(self, setup: SetupT) -> StateT: ...
+
+    @abstractmethod
+    def to_move(self, state: StateT) -> frozenset[Role]:
+        """The actors who may act now; empty once the game is over.
+
+        More than one seat means simultaneous secret choices: each is held hidden (``view``)
+        until the last one is in.
+        """
+
+    @abstractmethod
+    def legal_actions(self, state: StateT, actor: Role) -> Sequence[ActionT]:
+        """Every action ``actor`` may take now, for random play and conformance tests.
+
+        Pages ask the game's finer legal-next helpers; this is the complete list.
+        """
+
+    @abstractmethod
+    def apply(self, state: StateT, action: ActionT, actor: Role) -> StateT:
+        """The state after ``action`` submitted by ``actor`` (the role whose key was used).
+
+        Raises and changes nothing when the action is illegal.
+        """
+
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None:
+        """``None`` while playing; the one ``Outcome`` once the game is over."""
+
+    def is_over(self, state: StateT) -> bool:
+        return self.outcome(state) is not None
+
+    # --- what each role may see -----------------------------------------------------------
+
+    def view(self, state: StateT, role: Role) -> StateT:
+        """``state`` without what ``role`` may not see (hands, sealed choices)."""
+        return state
+
+    def view_action(self, state: StateT, action: ActionT, role: Role) -> ActionT | None:
+        """A logged ``action`` as ``role`` may see it in ``state`` (the latest); None = sealed."""
+        return action
+
+    # --- words ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def describe(self, state: StateT, action: ActionT, lang: str) -> str:
+        """One log line for ``action`` in ``lang``, with the table's own names."""
+
+
+AnyGame = Game[Any, Any, Any]

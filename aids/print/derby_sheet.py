@@ -1,45 +1,28 @@
-"""The Derby score sheet: horse × fence grid with counter slots, scoring table, QR code.
+"""The Derby score sheet's body: horse × fence grid with counter slots, scoring table, rulings.
 
-``build_derby_sheet(view, lang)`` is a function of a small view so the same code prints a
-table's sheet (title and players filled in, QR to its viewer link) and the blank sheet for
-printing before game night (QR to the tracker's home page).
+The print frame (``aids.print.frame``) draws the paper, the header and the QR code; this module
+gives only ``story``. A table's sheet carries its horses and players; the blank sheet the
+default horses and empty player lines.
 """
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.pagesizes import A4, landscape, letter
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (
-    BaseDocTemplate,
-    Frame,
-    PageTemplate,
-    Paragraph,
-    Spacer,
-    Table,
-    TableStyle,
-)
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from aids.core.i18n import t
-from aids.core.links import viewer_url
-from aids.core.tables import Snapshot
-from aids.games.derby.data import load
+from aids.games.derby import GAME
+from aids.games.derby.data import Colour, load
 from aids.games.derby.model import DerbyState
 from aids.print.fonts import register
-from aids.print.qr import draw_qr
+from aids.print.frame import Styles, rulings
+from aids.tables import Snapshot
 
-PAPERS = {"a4": landscape(A4), "letter": landscape(letter)}
-MARGIN = 12 * mm
-HEADER = 32 * mm
-QR_SIZE = 30 * mm  # printed ≥ 20 mm so a phone reads it from arm's length
 GRID_LINE = colors.HexColor("#555555")
 SHADE = colors.HexColor("#eef1f5")
 
@@ -52,131 +35,43 @@ class Named:
 
 @dataclass(frozen=True, slots=True)
 class DerbySheetView:
-    """What the sheet shows; ``title is None`` means the blank sheet."""
+    """What the body shows: players (empty names on the blank sheet) and horses in row order."""
 
-    title: str | None
     players: tuple[Named, ...]
     horses: tuple[Named, ...]
-    qr_url: str
-    qr_is_viewer: bool
 
 
-def sheet_view(snapshot: Snapshot, base_url: str, lang: str) -> DerbySheetView:
-    """The sheet of a live table: its title, players and horses; QR to its viewer link."""
-    state: DerbyState = snapshot.state
+def sheet_view(snapshot: Snapshot | None, lang: str) -> DerbySheetView:
+    """A table's players and horses, or the blank sheet's default horses and empty lines."""
     data = load()
+    if snapshot is None:
+        return DerbySheetView(
+            players=tuple(Named("", "#ffffff") for _ in range(data.max_players)),
+            horses=tuple(Named(c.name(lang), c.hex) for c in data.horse_colours),
+        )
+    state: DerbyState = snapshot.state
     return DerbySheetView(
-        title=snapshot.info.title,
         players=tuple(
             Named(p.name, _hex(data.counter_colour(p.colour))) for p in state.setup.players
         ),
         horses=tuple(Named(h.name, _hex(data.horse_colour(h.colour))) for h in state.setup.horses),
-        qr_url=viewer_url(base_url, snapshot.info.public_id, lang),
-        qr_is_viewer=True,
     )
 
 
-def blank_view(base_url: str, lang: str) -> DerbySheetView:
-    """The sheet before game night: default horses, empty player lines, QR to the tracker."""
-    data = load()
-    return DerbySheetView(
-        title=None,
-        players=tuple(Named("", "#ffffff") for _ in range(data.max_players)),
-        horses=tuple(Named(c.name(lang), c.hex) for c in data.horse_colours),
-        qr_url=f"{base_url.rstrip('/')}/?lang={lang}",
-        qr_is_viewer=False,
-    )
+def _hex(colour: Colour | None) -> str:
+    return colour.hex if colour is not None else "#999999"
 
 
-def _hex(colour: Any) -> str:
-    return str(colour.hex) if colour is not None else "#999999"
+def story(snapshot: Snapshot | None, lang: str, width: float, styles: Styles) -> list[Flowable]:
+    view = sheet_view(snapshot, lang)
+    return [_grid(view, lang, width, styles), Spacer(1, 4 * mm), _bottom(view, lang, width, styles)]
 
 
-def build_derby_sheet(view: DerbySheetView, lang: str, paper: str = "a4") -> bytes:
-    """Render the sheet to PDF bytes (one landscape page)."""
-    font = register()
-    size = PAPERS[paper]
-    buffer = io.BytesIO()
-    doc = BaseDocTemplate(
-        buffer,
-        pagesize=size,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN + HEADER,
-        bottomMargin=MARGIN,
-        title=view.title or t("derby.sheet.blank_title", lang),
-        author=t("app.name", lang),
-        subject=t("derby.sheet.subtitle", lang),
-        lang=lang,
-        initialFontName=font,  # no stray, unembedded Helvetica in the page resources
-    )
-    frame = Frame(
-        doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body", showBoundary=0
-    )
-    doc.addPageTemplates(
-        [PageTemplate(id="sheet", frames=[frame], onPage=lambda c, d: _header(c, d, view, lang))]
-    )
-    styles = _styles(font, lang)
-    doc.build(
-        [
-            _grid(view, lang, doc.width, styles),
-            Spacer(1, 4 * mm),
-            _bottom(view, lang, doc.width, styles),
-        ]
-    )
-    return buffer.getvalue()
-
-
-def _styles(font: str, lang: str) -> dict[str, ParagraphStyle]:
-    # CJK wrapping breaks between any two characters: right for Japanese, wrong for English.
-    wrap = "CJK" if lang == "ja" else None
-    base = ParagraphStyle("base", fontName=font, fontSize=9, leading=11, wordWrap=wrap)
-    return {
-        "base": base,
-        "small": ParagraphStyle("small", parent=base, fontSize=7.5, leading=9.5),
-        "head": ParagraphStyle("head", parent=base, fontSize=9, leading=11, alignment=TA_CENTER),
-        "horse": ParagraphStyle("horse", parent=base, fontSize=10, leading=12),
-        "rule_title": ParagraphStyle("rule_title", parent=base, fontSize=9.5, leading=12),
-    }
-
-
-def _header(canvas: Canvas, doc: BaseDocTemplate, view: DerbySheetView, lang: str) -> None:
-    font = register()
-    width, height = doc.pagesize
-    top = height - MARGIN
-    canvas.saveState()
-    canvas.setFont(font, 20)
-    canvas.drawString(MARGIN, top - 8 * mm, view.title or t("derby.sheet.blank_title", lang))
-    canvas.setFont(font, 11)
-    canvas.drawString(MARGIN, top - 15 * mm, t("derby.sheet.subtitle", lang))
-    canvas.setFont(font, 9)
-    if view.title is None:
-        canvas.drawString(MARGIN, top - 22 * mm, t("derby.sheet.date_line", lang))
-    else:
-        names = (
-            "・".join(p.name for p in view.players)
-            if lang == "ja"
-            else ", ".join(p.name for p in view.players)
-        )
-        canvas.drawString(MARGIN, top - 22 * mm, t("derby.sheet.players_line", lang, names=names))
-    canvas.drawString(MARGIN, top - 28 * mm, t("derby.sheet.how_to", lang))
-    qr_x = width - MARGIN - QR_SIZE
-    draw_qr(canvas, view.qr_url, qr_x, top - QR_SIZE, QR_SIZE)
-    canvas.setFont(font, 8)
-    caption = t("derby.sheet.qr_viewer" if view.qr_is_viewer else "derby.sheet.qr_tracker", lang)
-    canvas.drawRightString(qr_x - 2 * mm, top - 6 * mm, caption)
-    canvas.setFont(font, 6.5)
-    canvas.drawRightString(qr_x - 2 * mm, top - 11 * mm, view.qr_url[:90])
-    canvas.restoreState()
-
-
-def _grid(
-    view: DerbySheetView, lang: str, width: float, styles: dict[str, ParagraphStyle]
-) -> Table:
+def _grid(view: DerbySheetView, lang: str, width: float, styles: Styles) -> Table:
     """Horses × fences: for fences 1–4 a counter slot then the card column; fence 5 has none."""
     data = load()
     payout = data.payout
-    head, small, horse_style = styles["head"], styles["small"], styles["horse"]
+    head, small, horse_style = styles["head"], styles["small"], styles["name"]
     # relative widths: row no., horse, (slot, card) × 4, card 5, finished
     weights = [3, 15] + [5.5, 11] * 4 + [11, 6]
     unit = width / sum(weights)
@@ -235,9 +130,7 @@ def _grid(
     return table
 
 
-def _bottom(
-    view: DerbySheetView, lang: str, width: float, styles: dict[str, ParagraphStyle]
-) -> Table:
+def _bottom(view: DerbySheetView, lang: str, width: float, styles: Styles) -> Table:
     """Scoring table (left) and the rulings the program assumes (right)."""
     data = load()
     head, base = styles["head"], styles["base"]
@@ -286,13 +179,8 @@ def _bottom(
         small=data.counters[2],
         large=data.counters[4],
     )
-    rulings = [Paragraph(t("derby.rulings.title", lang), styles["rule_title"])]
-    for key in ("one_per_slot", "tie_farthest", "share_win", "pass_tracking", "no_cards_left"):
-        rulings.append(Paragraph("• " + t(f"derby.rulings.{key}", lang), styles["small"]))
-    rulings.append(Paragraph(counters, styles["small"]))
-    outer = Table(
-        [[score, rulings]], colWidths=[score_width + 4 * mm, width - score_width - 4 * mm]
-    )
+    notes = [*rulings(GAME, lang, styles), Paragraph(escape(counters), styles["small"])]
+    outer = Table([[score, notes]], colWidths=[score_width + 4 * mm, width - score_width - 4 * mm])
     outer.setStyle(
         TableStyle(
             [

@@ -5,6 +5,10 @@ thread at a time (safe to share between Streamlit's session threads, unlike a co
 in ``st.cache_resource``), and an idle connection stays open, so WAL is not checkpointed and
 the file not reopened on every write. The ``(table_id, seq)`` primary key makes a second
 writer against the same sequence number fail even if two processes race past the check.
+``synchronous=FULL``: an acknowledged action survives a power cut, not just a crash.
+
+The file carries our ``application_id`` and a schema version (``user_version``); older files
+are migrated in place when opened, a file of another program is refused untouched.
 """
 
 from __future__ import annotations
@@ -14,11 +18,14 @@ import queue
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aids.core.errors import NotFound, StaleState
+from aids.core.errors import InvalidAction, NotFound, StaleState, StoreError
+from aids.store.base import EventRow, KeyRow, TableRow
+
+APPLICATION_ID = 0x52_4E_41_49  # "RNAI": race-night aids
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -28,7 +35,7 @@ CREATE TABLE IF NOT EXISTS tables (
     title TEXT NOT NULL,
     created_at TEXT NOT NULL,
     setup TEXT NOT NULL,
-    referee_key_hash TEXT NOT NULL
+    rules_version INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS events (
     table_id INTEGER NOT NULL REFERENCES tables(id),
@@ -36,42 +43,97 @@ CREATE TABLE IF NOT EXISTS events (
     kind TEXT NOT NULL CHECK (kind IN ('action', 'undo', 'redo')),
     payload TEXT,
     created_at TEXT NOT NULL,
+    actor TEXT NOT NULL DEFAULT 'referee',
     PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS keys (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    role TEXT NOT NULL,
+    key_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    PRIMARY KEY (table_id, key_hash)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS keys_live ON keys (table_id, role) WHERE revoked_at IS NULL;
 """
 
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    id: int
-    public_id: str
-    kind: str
-    title: str
-    created_at: str
-    setup: dict[str, Any]
-    referee_key_hash: str
-
-
-@dataclass(frozen=True, slots=True)
-class EventRow:
-    seq: int
-    kind: str  # action | undo | redo
-    payload: dict[str, Any] | None
-    created_at: str
+# Release 0.1 files: no application id, schema version 0, the referee key's hash on the table
+# row and no actor on events. Each step brings a file one version up, inside one transaction.
+MIGRATIONS: dict[int, str] = {
+    1: """
+ALTER TABLE events ADD COLUMN actor TEXT NOT NULL DEFAULT 'referee';
+ALTER TABLE tables ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE keys (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    role TEXT NOT NULL,
+    key_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    PRIMARY KEY (table_id, key_hash)
+) WITHOUT ROWID;
+CREATE INDEX keys_live ON keys (table_id, role) WHERE revoked_at IS NULL;
+INSERT INTO keys (table_id, role, key_hash, created_at)
+    SELECT id, 'referee', referee_key_hash, created_at FROM tables;
+ALTER TABLE tables DROP COLUMN referee_key_hash;
+""",
+}
+RELEASE_0_1_TABLES = {"tables", "events"}
+TABLE_COLUMNS = "id, public_id, kind, title, created_at, setup, rules_version"
 
 
 class SqliteStore:
-    """Tables and events in one SQLite file."""
+    """Tables, events and keys in one SQLite file (see ``aids.store.base.Store``)."""
 
     POOL_SIZE = 4
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
-        with self._connect() as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.executescript(SCHEMA)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError("store/open", path=str(self.path), detail=exc.strerror) from None
+        if self.path.is_dir():
+            raise StoreError("store/open", path=str(self.path), detail="is a directory")
+        try:
+            with self._connect() as conn:
+                self._prepare(conn)
+        except sqlite3.DatabaseError as exc:
+            code = "store/corrupt" if "not a database" in str(exc) else "store/open"
+            raise StoreError(code, path=str(self.path), detail=str(exc)) from None
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        """Create, migrate or refuse the file: never touch a file that is not ours."""
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if app_id == 0 and version == 0:
+            if names == RELEASE_0_1_TABLES and _has_column(conn, "tables", "referee_key_hash"):
+                version = 1  # a file written by release 0.1
+            elif names:
+                raise StoreError("store/foreign", path=str(self.path))
+        elif app_id != APPLICATION_ID:
+            raise StoreError("store/foreign", path=str(self.path))
+        if version > SCHEMA_VERSION:
+            raise StoreError("store/newer", path=str(self.path), version=version)
+        conn.execute("PRAGMA journal_mode=WAL")
+        if version == SCHEMA_VERSION:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+                version = SCHEMA_VERSION  # another process finished the same step meanwhile
+            elif version == 0:
+                _run_script(conn, SCHEMA)
+            else:
+                for step in range(version, SCHEMA_VERSION):
+                    _run_script(conn, MIGRATIONS[step])
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -83,7 +145,7 @@ class SqliteStore:
                 self.path, timeout=10, isolation_level=None, check_same_thread=False
             )
             conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA synchronous=FULL")
         try:
             yield conn
         except BaseException:
@@ -116,26 +178,38 @@ class SqliteStore:
 
     # --- tables ---------------------------------------------------------------------------
 
-    def insert_table(self, row: TableRow, events: list[EventRow] | None = None) -> TableRow:
-        """Create a table (and, for an import, its whole log) atomically."""
+    def insert_table(
+        self, row: TableRow, keys: list[KeyRow], events: list[EventRow] | None = None
+    ) -> TableRow:
         with self._write() as conn:
-            cur = conn.execute(
-                "INSERT INTO tables (public_id, kind, title, created_at, setup, referee_key_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    row.public_id,
-                    row.kind,
-                    row.title,
-                    row.created_at,
-                    json.dumps(row.setup, ensure_ascii=False),
-                    row.referee_key_hash,
-                ),
-            )
+            try:
+                cur = conn.execute(
+                    "INSERT INTO tables (public_id, kind, title, created_at, setup, rules_version)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        row.public_id,
+                        row.kind,
+                        row.title,
+                        row.created_at,
+                        json.dumps(row.setup, ensure_ascii=False),
+                        row.rules_version,
+                    ),
+                )
+            except sqlite3.IntegrityError:  # the same public id, even from another process
+                raise InvalidAction("import/exists", public_id=row.public_id) from None
             table_id = int(cur.lastrowid or 0)
             conn.executemany(
-                "INSERT INTO events (table_id, seq, kind, payload, created_at)"
+                "INSERT INTO keys (table_id, role, key_hash, created_at, revoked_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(table_id, e.seq, e.kind, _dump(e.payload), e.created_at) for e in events or []],
+                [(table_id, k.role, k.key_hash, k.created_at, k.revoked_at) for k in keys],
+            )
+            conn.executemany(
+                "INSERT INTO events (table_id, seq, kind, payload, created_at, actor)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (table_id, e.seq, e.kind, _dump(e.payload), e.created_at, e.actor)
+                    for e in events or []
+                ],
             )
         return TableRow(
             table_id,
@@ -144,7 +218,7 @@ class SqliteStore:
             row.title,
             row.created_at,
             row.setup,
-            row.referee_key_hash,
+            row.rules_version,
         )
 
     def exists(self, public_id: str) -> bool:
@@ -155,20 +229,17 @@ class SqliteStore:
     def get_table(self, public_id: str) -> TableRow:
         with self._connect() as conn:
             row = conn.execute(
-                "SELECT id, public_id, kind, title, created_at, setup, referee_key_hash"
-                " FROM tables WHERE public_id = ?",
-                (public_id,),
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE public_id = ?", (public_id,)
             ).fetchone()
         if row is None:
             raise NotFound("table/not_found")
         return _table(row)
 
     def list_tables(self) -> list[tuple[TableRow, int]]:
-        """Every table, newest first, with its last sequence number."""
+        columns = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))
         with self._connect() as conn:
             rows = conn.execute(
-                "SELECT t.id, t.public_id, t.kind, t.title, t.created_at, t.setup,"
-                " t.referee_key_hash, COALESCE(MAX(e.seq), 0)"
+                f"SELECT {columns}, COALESCE(MAX(e.seq), 0)"
                 " FROM tables t LEFT JOIN events e ON e.table_id = t.id"
                 " GROUP BY t.id ORDER BY t.created_at DESC, t.id DESC"
             ).fetchall()
@@ -186,14 +257,13 @@ class SqliteStore:
     def events(self, table_id: int, after: int = 0) -> list[EventRow]:
         with self._connect() as conn:
             rows = conn.execute(
-                "SELECT seq, kind, payload, created_at FROM events"
+                "SELECT seq, kind, payload, created_at, actor FROM events"
                 " WHERE table_id = ? AND seq > ? ORDER BY seq",
                 (table_id, after),
             ).fetchall()
-        return [EventRow(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3]) for r in rows]
+        return [EventRow(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4]) for r in rows]
 
     def append(self, table_id: int, expected_seq: int, event: EventRow) -> None:
-        """Append ``event`` as ``expected_seq + 1``; refuse if the log has moved on."""
         with self._write() as conn:
             row = conn.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,)
@@ -203,12 +273,64 @@ class SqliteStore:
                 raise StaleState("table/stale", expected=expected_seq, actual=actual)
             try:
                 conn.execute(
-                    "INSERT INTO events (table_id, seq, kind, payload, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (table_id, event.seq, event.kind, _dump(event.payload), event.created_at),
+                    "INSERT INTO events (table_id, seq, kind, payload, created_at, actor)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        table_id,
+                        event.seq,
+                        event.kind,
+                        _dump(event.payload),
+                        event.created_at,
+                        event.actor,
+                    ),
                 )
             except sqlite3.IntegrityError:  # another process won the same seq
                 raise StaleState("table/stale", expected=expected_seq, actual=event.seq) from None
+
+    # --- keys -----------------------------------------------------------------------------
+
+    def keys(self, table_id: int, *, include_revoked: bool = False) -> list[KeyRow]:
+        live = "" if include_revoked else " AND revoked_at IS NULL"
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT role, key_hash, created_at, revoked_at FROM keys"
+                f" WHERE table_id = ?{live} ORDER BY created_at, role",
+                (table_id,),
+            ).fetchall()
+        return [KeyRow(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def replace_key(self, table_id: int, new: KeyRow, revoked_at: str) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE keys SET revoked_at = ?"
+                " WHERE table_id = ? AND role = ? AND revoked_at IS NULL",
+                (revoked_at, table_id, new.role),
+            )
+            conn.execute(
+                "INSERT INTO keys (table_id, role, key_hash, created_at) VALUES (?, ?, ?, ?)",
+                (table_id, new.role, new.key_hash, new.created_at),
+            )
+
+    def revoke_keys(self, table_id: int, role: str, revoked_at: str) -> int:
+        with self._write() as conn:
+            cur = conn.execute(
+                "UPDATE keys SET revoked_at = ?"
+                " WHERE table_id = ? AND role = ? AND revoked_at IS NULL",
+                (revoked_at, table_id, role),
+            )
+            return int(cur.rowcount)
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Run ``;``-separated statements inside the caller's transaction (``executescript``
+    would commit it first)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    return any(r[1] == column for r in conn.execute(f"PRAGMA table_info({table})"))
 
 
 def _dump(payload: dict[str, Any] | None) -> str | None:
@@ -216,4 +338,4 @@ def _dump(payload: dict[str, Any] | None) -> str | None:
 
 
 def _table(row: tuple[Any, ...]) -> TableRow:
-    return TableRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6])
+    return TableRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), int(row[6]))

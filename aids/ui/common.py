@@ -13,12 +13,13 @@ from typing import Any
 
 import streamlit as st
 
+from aids import registry
 from aids.core.errors import AidsError, StaleState
 from aids.core.i18n import DEFAULT_LANG, LANGS, Lang, normalise_lang, t
 from aids.core.links import lan_address, public_base_url
-from aids.core.tables import TableService
 from aids.paths import database_path
 from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
 
 LANG_LABELS = {"ja": "日本語", "en": "English"}
 FLASH = "_flash"
@@ -26,13 +27,14 @@ FLASH = "_flash"
 
 def service() -> TableService:
     """One thread-safe service per store file, shared by every session of the server."""
-    return _service_for(str(database_path()))
+    return _service_for(str(database_path()), os.environ.get("AIDS_GAME_PLUGINS", ""))
 
 
 @st.cache_resource
-def _service_for(path: str) -> TableService:
-    # Keyed by path so a changed AIDS_DB (tests, a second data folder) gets its own service.
-    return TableService(SqliteStore(path))
+def _service_for(path: str, plugins: str) -> TableService:
+    # Keyed by path and plugins so a changed AIDS_DB (tests, a second data folder) or game
+    # list gets its own service.
+    return TableService(SqliteStore(path), registry.engines())
 
 
 def lang() -> Lang:
@@ -65,6 +67,11 @@ def language_switch() -> None:
         st.rerun()
 
 
+def heading(text: str) -> None:
+    """A heading of user text (a table title), shown as text: never Markdown, never a link."""
+    st.html(f'<h3 style="margin:0 0 .2rem 0">{esc(text)}</h3>')
+
+
 def page_header() -> Any:
     """The language toggle at the top right; returns the column for the page's heading."""
     head, switch = st.columns([3, 1], vertical_alignment="center")
@@ -79,7 +86,7 @@ def base_url() -> str:
 
 def lan_warning() -> None:
     if not os.environ.get("AIDS_PUBLIC_URL") and lan_address() is None:
-        st.warning(tr("ui.no_lan"))
+        st.warning(tr("table.no_lan"))
 
 
 def run_write(write: Callable[[], Any]) -> None:
@@ -100,7 +107,7 @@ def show_flash() -> None:
     _, code, params, stale = pending
     message = AidsError(code, **params).message(lang())
     (st.warning if stale else st.error)(message, icon="⚠️")
-    if st.button(tr("ui.dismiss"), key="dismiss_flash", type="tertiary"):
+    if st.button(tr("table.dismiss"), key="dismiss_flash", type="tertiary"):
         st.session_state.pop(FLASH, None)
         st.rerun()
 
@@ -112,7 +119,7 @@ def paper_choice(key: str, where: Any = st) -> str:
     """A4 or US Letter for a printable (``where``: a column or container to draw in)."""
     return str(
         where.radio(
-            tr("ui.paper"),
+            tr("table.paper"),
             options=list(PAPER_LABELS),
             horizontal=True,
             key=key,

@@ -1,311 +1,177 @@
-"""The Derby tracker: create a table, record the race, show the board to referee and players.
+"""The Derby's parts of the table page: setup fields, status, record controls, board.
 
-The referee's page offers only legal choices (from the engine's legal-next helpers); a card
-play is three taps: horse, card, confirm. Every write carries the sequence number the page was
-drawn from, so a double click or a second device gets a clear "refreshed, try again".
+The frame (``aids.ui.frame``) draws everything else. Only legal choices are offered, from the
+engine's legal-next helpers (never a limit re-derived here); a card play is three taps: horse,
+card, confirm.
 """
 
 from __future__ import annotations
 
-import io
-import json
+from typing import Any
 
-import qrcode
 import streamlit as st
 
-from aids.core.errors import AidsError
-from aids.core.i18n import t
-from aids.core.links import viewer_url
-from aids.core.tables import LogEntry, Snapshot
+from aids.core.i18n import Lang, t
 from aids.games.derby import engine
 from aids.games.derby.data import load
-from aids.games.derby.model import (
-    Bet,
-    Card,
-    DerbySetup,
-    DerbyState,
-    NoCardsLeft,
-    Pass,
-    PlayCard,
-)
-from aids.ui.common import (
-    base_url,
-    esc,
-    lang,
-    page_header,
-    paper_choice,
-    run_write,
-    service,
-    show_flash,
-    tr,
-)
+from aids.games.derby.describe import card_label, horse_label, player_label
+from aids.games.derby.model import Bet, Card, DerbyState, NoCardsLeft, Pass, PlayCard
+from aids.ui.common import esc, tr
+from aids.ui.frame import TableContext
 
-DOTS = {
-    "red": "🔴",
-    "blue": "🔵",
-    "green": "🟢",
-    "yellow": "🟡",
-    "white": "⚪",
-    "pink": "🩷",
-    "brown": "🟤",
-    "purple": "🟣",
-    "black": "⚫",
-}
-REFRESH_SECONDS = 1.0  # the viewer polls the store; a change shows within this (plus a run)
+# --- setup ---------------------------------------------------------------------------------
 
 
-# --- create --------------------------------------------------------------------------------
-
-
-def create_form() -> None:
+def setup_fields(lang: Lang) -> dict[str, Any]:
+    """Players in seat order with counter colours; horses in row order (in an expander)."""
     data = load()
-    current = lang()  # bound now: AppTest calls format_func outside the script run
 
-    def colour_name(k: str) -> str:
-        return f"{DOTS.get(k, '')} {t(f'colours.{k}', current)}"
+    def colour_name(key: str) -> str:
+        colour = data.horse_colour(key) or data.counter_colour(key)
+        return f"{colour.symbol} {colour.name(lang)}" if colour else key
 
-    with st.form("derby_new", enter_to_submit=False):
-        title = st.text_input(tr("ui.title"), key="new_title", max_chars=80)
-        st.markdown(f"**{tr('ui.players_seat_order')}**")
-        counter_keys = [c.key for c in data.counter_colours]
-        players: list[tuple[str, str]] = []
-        for i in range(data.max_players):
-            name_col, colour_col = st.columns([3, 2])
-            name = name_col.text_input(
-                tr("ui.player_n", n=i + 1), key=f"new_player_{i}", max_chars=40
-            )
+    st.markdown(f"**{esc(t('derby.ui.players_seat_order', lang))}**")
+    counter_keys = [c.key for c in data.counter_colours]
+    players: list[dict[str, str]] = []
+    for i in range(data.max_players):
+        name_col, colour_col = st.columns([3, 2])
+        name = name_col.text_input(
+            t("table.player_n", lang, n=i + 1), key=f"new_player_{i}", max_chars=40
+        )
+        colour = colour_col.selectbox(
+            t("derby.ui.counter_colour", lang),
+            options=counter_keys,
+            index=i,
+            format_func=colour_name,
+            key=f"new_player_colour_{i}",
+        )
+        if name.strip():
+            players.append({"name": name, "colour": str(colour)})
+    horses: list[dict[str, str]] = []
+    with st.expander(t("derby.ui.horses_row_order", lang)):
+        horse_keys = [c.key for c in data.horse_colours]
+        for i, default in enumerate(data.horse_colours):
+            colour_col, name_col = st.columns([2, 3])
             colour = colour_col.selectbox(
-                tr("ui.counter_colour"),
-                options=counter_keys,
+                t("derby.ui.row_n", lang, n=i + 1),
+                options=horse_keys,
                 index=i,
                 format_func=colour_name,
-                key=f"new_player_colour_{i}",
+                key=f"new_horse_colour_{i}",
             )
-            players.append((name, colour))
-        with st.expander(tr("ui.horses_row_order")):
-            horses: list[tuple[str, str]] = []
-            horse_keys = [c.key for c in data.horse_colours]
-            for i, colour_data in enumerate(data.horse_colours):
-                colour_col, name_col = st.columns([2, 3])
-                colour = colour_col.selectbox(
-                    tr("ui.row_n", n=i + 1),
-                    options=horse_keys,
-                    index=i,
-                    format_func=colour_name,
-                    key=f"new_horse_colour_{i}",
-                )
-                name = name_col.text_input(
-                    tr("ui.horse_name"),
-                    value=colour_data.name(lang()),
-                    key=f"new_horse_name_{i}",
-                    max_chars=40,
-                )
-                horses.append((name, colour))
-        submitted = st.form_submit_button(tr("ui.create"), type="primary")
-    if submitted:
-        setup = {
-            "players": [{"name": n, "colour": c} for n, c in players if n.strip()],
-            "horses": [{"name": n, "colour": c} for n, c in horses],
-            "mode": "tracking",
-        }
-        try:
-            DerbySetup.from_dict(setup)
-            info, key = service().create("derby", title, setup)
-        except AidsError as exc:
-            st.error(exc.message(lang()))
-            return
-        st.query_params.update({"table": info.public_id, "key": key, "lang": lang()})
-        st.rerun()
+            name = name_col.text_input(
+                t("derby.ui.horse_name", lang),
+                value=default.name(lang),
+                key=f"new_horse_name_{i}",
+                max_chars=40,
+            )
+            horses.append({"name": name, "colour": str(colour)})
+    return {"players": players, "horses": horses, "mode": "tracking"}
 
 
-# --- the table page ------------------------------------------------------------------------
+# --- status --------------------------------------------------------------------------------
 
 
-def render(snapshot: Snapshot, key: str | None) -> None:
-    head = page_header()
-    head.markdown(f"### {esc(snapshot.info.title)}")
-    head.caption(tr("derby.name") + (" · " + tr("ui.referee") if key else " · " + tr("ui.viewer")))
-    if key is None:
-        _live_board(snapshot.info.public_id)
-        return
-    show_flash()
-    state: DerbyState = snapshot.state
-    _status(state)
-    controls, board = st.columns([2, 3], gap="medium")  # stacked on a phone
-    with controls, st.container(key="controls"):
-        _controls(snapshot, key)
-    with board:
-        _board(state)
-        _scores(state)
-    _log(snapshot, key)
-    _rulings()
-    _share(snapshot, key)
-
-
-@st.fragment(run_every=REFRESH_SECONDS)
-def _live_board(public_id: str) -> None:
-    """The viewer: no controls; re-reads the store on every tick (the URL holds the table)."""
-    snapshot = service().snapshot(public_id)
-    state: DerbyState = snapshot.state
-    _status(state)
-    _board(state)
-    _scores(state)
-    _log(snapshot, None)
-    _rulings()
-
-
-def _player(state: DerbyState, seat: int) -> str:
-    p = state.setup.players[seat]
-    return f"{DOTS.get(p.colour, '')} {p.name}"
-
-
-def _horse(state: DerbyState, row: int) -> str:
-    h = state.setup.horses[row]
-    return f"{DOTS[h.colour]} {h.name}"
-
-
-def _card(card: Card) -> str:
-    return f"{DOTS[card.colour]} {card.value}"
-
-
-def _status(state: DerbyState) -> None:
-    if state.ended:
-        names = ", ".join(esc(_player(state, p)) for p in engine.winners(state))
-        finishers = ", ".join(esc(_horse(state, h)) for h in engine.finishers(state))
-        st.success(tr("ui.race_over", finishers=finishers, winners=names))
+def status(ctx: TableContext) -> None:
+    state: DerbyState = ctx.state
+    outcome = ctx.snapshot.outcome
+    if outcome is not None:
+        winners = ", ".join(player_label(state, p) for p in outcome.winners)
+        finishers = ", ".join(horse_label(state, h) for h in engine.finishers(state))
+        st.success(tr("derby.ui.race_over", finishers=finishers, winners=winners))
         return
     seat = state.turn
     st.info(
         tr(
-            "ui.status",
+            "derby.ui.status",
             fence=state.fence,
             fences=load().fences,
-            player=_player(state, seat),
+            player=player_label(state, seat),
             counters=state.counters_left(seat),
             pile=state.pile,
         )
     )
 
 
-# --- referee controls ----------------------------------------------------------------------
+# --- record controls -----------------------------------------------------------------------
 
 
-def _controls(snapshot: Snapshot, key: str) -> None:
-    state: DerbyState = snapshot.state
-    pid, seq = snapshot.info.public_id, snapshot.seq
-    undo_col, redo_col, _ = st.columns([1, 1, 3])
-    undo_col.button(
-        "↶ " + tr("ui.undo"),
-        key="undo",
-        disabled=not snapshot.can_undo,
-        on_click=run_write,
-        args=(lambda: service().undo(pid, key, seq),),
-        use_container_width=True,
-    )
-    redo_col.button(
-        "↷ " + tr("ui.redo"),
-        key="redo",
-        disabled=not snapshot.can_redo,
-        on_click=run_write,
-        args=(lambda: service().redo(pid, key, seq),),
-        use_container_width=True,
-    )
-    if state.ended:
+def controls(ctx: TableContext) -> None:
+    state: DerbyState = ctx.state
+    if ctx.snapshot.outcome is not None or not ctx.role.is_referee:
         return
+    seq = ctx.snapshot.seq
     seat = state.turn
     bet_horses = engine.legal_bet_horses(state)
     if bet_horses:
         with st.container(border=True, key="bet_box"):
             choice = st.pills(
-                tr("ui.bet_label", player=_player(state, seat), fence=state.fence),
+                tr("derby.ui.bet_label", player=player_label(state, seat), fence=state.fence),
                 options=list(bet_horses),
-                format_func=lambda h: _horse(state, h),
+                format_func=lambda h: horse_label(state, h),
                 key=f"bet_horse_{seq}",
             )
             st.button(
-                tr("ui.place_counter"),
+                tr("derby.ui.place_counter"),
                 key="bet_go",
                 disabled=choice is None,
-                on_click=_bet,
-                args=(pid, key, seq, seat, choice),
+                on_click=ctx.write(Bet(seat, choice)) if choice is not None else None,
             )
     with st.container(border=True, key="play_box"):
         horse = st.pills(
-            tr("ui.play_label", player=_player(state, seat)),
+            tr("derby.ui.play_label", player=player_label(state, seat)),
             options=list(engine.legal_play_horses(state)),
-            format_func=lambda h: _horse(state, h),
+            format_func=lambda h: horse_label(state, h),
             key=f"play_horse_{seq}",
         )
-        card_code = None
+        play: PlayCard | None = None
         if horse is not None:
-            cards = engine.legal_cards(state, horse)
-            card_code = st.pills(
-                tr("ui.card_label"),
-                options=[c.code() for c in cards],
-                format_func=lambda code: _card(Card.parse(code)),
+            code = st.pills(
+                tr("derby.ui.card_label"),
+                options=[c.code() for c in engine.legal_cards(state, horse)],
+                format_func=lambda c: card_label(Card.parse(c)),
                 key=f"play_card_{seq}_{horse}",
             )
-        discards = _discard_input(state, seq)
+            if code is not None:
+                play = PlayCard(seat, horse, Card.parse(code))
+                discards = _discard_input(state, play, f"discards_{seq}")
+                if discards:
+                    play = PlayCard(seat, horse, play.card, discard_count=discards)
         st.button(
-            tr("ui.play_card"),
+            tr("derby.ui.play_card"),
             key="play_go",
             type="primary",
-            disabled=card_code is None,
-            on_click=_play,
-            args=(pid, key, seq, seat, horse, card_code, discards),
+            disabled=play is None,
+            on_click=ctx.write(play) if play is not None else None,
         )
     if engine.can_pass(state):
-        st.button(
-            tr("ui.pass"),
-            key="pass_go",
-            on_click=run_write,
-            args=(lambda: service().record(pid, key, seq, Pass(seat, discard_count=discards)),),
-        )
+        with st.container(border=True, key="pass_box"):
+            discards = _discard_input(state, Pass(seat), f"pass_discards_{seq}")
+            st.button(
+                tr("derby.ui.pass"),
+                key="pass_go",
+                on_click=ctx.write(Pass(seat, discard_count=discards)),
+            )
     if engine.can_declare_no_cards(state):
-        with st.expander(tr("ui.end_race")):
+        with st.expander(tr("derby.ui.end_race")):
             st.caption(tr("derby.rulings.no_cards_left"))
             st.button(
-                tr("ui.no_cards_left"),
-                key="no_cards_go",
-                on_click=run_write,
-                args=(lambda: service().record(pid, key, seq, NoCardsLeft()),),
+                tr("derby.ui.no_cards_left"), key="no_cards_go", on_click=ctx.write(NoCardsLeft())
             )
 
 
-def _discard_input(state: DerbyState, seq: int) -> int:
-    limit = engine.unknown_fallen_cards(state)
+def _discard_input(state: DerbyState, action: PlayCard | Pass, key: str) -> int:
+    """How many cards of fallen horses were discarded, up to the engine's own limit."""
+    limit = engine.discard_limit(state, action)
     if limit == 0:
         return 0
-    with st.expander(tr("ui.discards")):
-        value = st.number_input(
-            tr("ui.discard_count"),
-            min_value=0,
-            max_value=min(limit, load().hand_size),
-            value=0,
-            step=1,
-            key=f"discards_{seq}",
-        )
+    value = st.number_input(
+        tr("derby.ui.discard_count"), min_value=0, max_value=limit, value=0, step=1, key=key
+    )
     return int(value)
 
 
-def _bet(pid: str, key: str, seq: int, seat: int, horse: int | None) -> None:
-    if horse is not None:
-        run_write(lambda: service().record(pid, key, seq, Bet(seat, horse)))
-
-
-def _play(
-    pid: str, key: str, seq: int, seat: int, horse: int | None, code: str | None, discards: int
-) -> None:
-    if horse is None or code is None:
-        return
-    run_write(
-        lambda: service().record(
-            pid, key, seq, PlayCard(seat, horse, Card.parse(code), discard_count=discards)
-        )
-    )
-
-
-# --- board, scores, log --------------------------------------------------------------------
+# --- board and scores ----------------------------------------------------------------------
 
 BOARD_CSS = """
 <style>
@@ -330,22 +196,28 @@ table.derby tr.fallen td.name { text-decoration: line-through; }
 """
 
 
-def _board(state: DerbyState) -> None:
+def board(ctx: TableContext) -> None:
+    state: DerbyState = ctx.state
+    _board(state, ended=ctx.snapshot.outcome is not None)
+    _scores(ctx)
+
+
+def _board(state: DerbyState, *, ended: bool) -> None:
     data = load()
-    show_stacks = st.toggle(tr("ui.show_stacks"), key="show_stacks")
-    head = ["<th>#</th>", f"<th>{esc(tr('ui.horse'))}</th>"]
+    show_stacks = st.toggle(tr("derby.ui.show_stacks"), key="show_stacks")
+    head = ["<th>#</th>", f"<th>{esc(tr('derby.ui.horse'))}</th>"]
     for fence in range(1, data.fences + 1):
-        now = ' class="now"' if fence == state.fence and not state.ended else ""
+        now = ' class="now"' if fence == state.fence and not ended else ""
         if fence in data.payout:
-            points = esc(tr("ui.slot_short", points=data.payout[fence]))
+            points = esc(tr("derby.ui.slot_short", points=data.payout[fence]))
             head.append(f"<th{now}>{points}</th>")
-        head.append(f"<th{now}>{esc(tr('ui.fence_short', n=fence))}</th>")
+        head.append(f"<th{now}>{esc(tr('derby.ui.fence_short', n=fence))}</th>")
     rows = []
     for row, horse in enumerate(state.setup.horses):
         fell = state.fallen[row]
         colour = data.horse_colour(horse.colour)
         hex_ = colour.hex if colour else "#999"
-        mark = f" ✕{fell}" if fell else (" 🏁" if state.ended else "")
+        mark = f" ✕{fell}" if fell else (" 🏁" if ended else "")
         cells = [
             f"<td>{row + 1}</td>",
             f'<td class="name"><span style="color:{hex_}">■</span> {esc(horse.name)}{mark}</td>',
@@ -355,11 +227,10 @@ def _board(state: DerbyState) -> None:
                 cells.append(f'<td class="slot">{_slot(state, row, fence)}</td>')
             cells.append(f"<td>{_stack(state.columns[fence - 1][row], show_stacks)}</td>")
         rows.append(f'<tr class="{"fallen" if fell else ""}">{"".join(cells)}</tr>')
-    table = (
+    st.html(
         f'{BOARD_CSS}<div class="derby-wrap"><table class="derby">'
         f"<tr>{''.join(head)}</tr>{''.join(rows)}</table></div>"
     )
-    st.html(table)
 
 
 def _slot(state: DerbyState, row: int, fence: int) -> str:
@@ -379,7 +250,7 @@ def _stack(stack: tuple[Card, ...], show_all: bool) -> str:
     data = load()
 
     def chip(card: Card) -> str:
-        colour = data.horse_colour(card.colour)
+        colour = data.card_colour(card.colour)
         hex_ = colour.hex if colour else "#222"
         light = " light" if card.colour in ("yellow", "white") else ""
         return f'<span class="chip{light}" style="background:{hex_}">{card.value}</span>'
@@ -392,110 +263,17 @@ def _stack(stack: tuple[Card, ...], show_all: bool) -> str:
     return f'{top}<span class="under"> +{len(stack) - 1}</span>'
 
 
-def _scores(state: DerbyState) -> None:
+def _scores(ctx: TableContext) -> None:
+    state: DerbyState = ctx.state
+    outcome = ctx.snapshot.outcome
     totals = engine.scores(state)
-    best = engine.winners(state) if state.ended else ()
-    label = tr("ui.scores_final") if state.ended else tr("ui.scores_if_now")
-    lines = [f"**{label}**"]
-    for seat, _player_data in enumerate(state.setup.players):
+    best = outcome.winners if outcome else ()
+    label = tr("derby.ui.scores_final") if outcome else tr("derby.ui.scores_if_now")
+    items = []
+    for seat in range(len(state.setup.players)):
         crown = " 🏆" if seat in best else ""
-        lines.append(
-            f"- {esc(_player(state, seat))}: **{totals[seat]}**{crown}"
-            f" · {tr('ui.counters_left', n=state.counters_left(seat))}"
+        items.append(
+            f"<li>{esc(player_label(state, seat))}: <b>{totals[seat]}</b>{crown}"
+            f" · {esc(tr('derby.ui.counters_left', n=state.counters_left(seat)))}</li>"
         )
-    st.markdown("\n".join(lines))
-
-
-def describe(state: DerbyState, entry: LogEntry) -> str:
-    """One log line in the page language, with the table's own names."""
-    action = entry.action
-    if entry.kind == "undo":
-        return tr("ui.log_undo", n=entry.target)
-    if entry.kind == "redo":
-        return tr("ui.log_redo", n=entry.target)
-    if isinstance(action, Bet):
-        return tr(
-            "ui.log_bet", player=_player(state, action.player), horse=_horse(state, action.horse)
-        )
-    if isinstance(action, PlayCard):
-        text = tr(
-            "ui.log_play",
-            player=_player(state, action.player),
-            card=_card(action.card),
-            horse=_horse(state, action.horse),
-        )
-        if action.discard_count:
-            text += " " + tr("ui.log_discards", n=action.discard_count)
-        return text
-    if isinstance(action, Pass):
-        text = tr("ui.log_pass", player=_player(state, action.player))
-        if action.discard_count:
-            text += " " + tr("ui.log_discards", n=action.discard_count)
-        return text
-    if isinstance(action, NoCardsLeft):
-        return tr("ui.log_no_cards")
-    return str(action)
-
-
-def _log(snapshot: Snapshot, key: str | None) -> None:
-    state: DerbyState = snapshot.state
-    with st.expander(tr("ui.log", n=snapshot.seq), expanded=key is not None):
-        if not snapshot.log:
-            st.caption(tr("ui.log_empty"))
-        lines = []
-        for entry in reversed(snapshot.log[-40:]):
-            text = esc(describe(state, entry))
-            if entry.undone:
-                text = f"~~{text}~~ ({esc(tr('ui.undone'))})"
-            lines.append(f"`{entry.seq:>3}` {text}")  # not a Markdown list: it would renumber
-        st.markdown("  \n".join(lines))
-
-
-def _rulings() -> None:
-    """Where the rulebook is silent, say what the program assumes."""
-    with st.expander(tr("derby.rulings.title")):
-        keys = ("one_per_slot", "tie_farthest", "share_win", "pass_tracking", "no_cards_left")
-        st.markdown("\n".join(f"- {tr(f'derby.rulings.{k}')}" for k in keys))
-
-
-# --- share, print, export ------------------------------------------------------------------
-
-
-def _qr_png(url: str) -> bytes:
-    image = qrcode.make(url, border=4)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
-def _share(snapshot: Snapshot, key: str) -> None:
-    from aids.print.derby_sheet import build_derby_sheet, sheet_view
-
-    pid = snapshot.info.public_id
-    link = viewer_url(base_url(), pid, lang())
-    with st.expander(tr("ui.share_print")):
-        st.caption(tr("ui.referee_link_hint"))
-        qr_col, text_col = st.columns([1, 2])
-        qr_col.image(_qr_png(link), width=180)
-        text_col.markdown(f"**{tr('ui.viewer_link')}**")
-        text_col.code(link, language=None)
-        paper = paper_choice("paper", text_col)
-        current = lang()
-        text_col.download_button(
-            tr("ui.download_sheet"),
-            data=lambda: build_derby_sheet(
-                sheet_view(service().snapshot(pid), base_url(), current), current, paper
-            ),
-            file_name=f"derby-sheet-{current}-{paper}.pdf",
-            mime="application/pdf",
-            on_click="ignore",
-            key="download_sheet",
-        )
-        text_col.download_button(
-            tr("ui.export_json"),
-            data=lambda: json.dumps(service().export(pid), ensure_ascii=False, indent=2),
-            file_name=f"table-{pid[:8]}.json",
-            mime="application/json",
-            on_click="ignore",
-            key="download_export",
-        )
+    st.html(f"<p><b>{esc(label)}</b></p><ul>{''.join(items)}</ul>")

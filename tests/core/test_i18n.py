@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 import string
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from aids.core.errors import AidsError
-from aids.core.i18n import catalogue, t
-from aids.games.derby.data import load
+from aids.core.i18n import _flatten, catalogue, catalogue_files, t
+from aids.registry import engines
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [p for p in (ROOT / "aids").rglob("*.py")] + [ROOT / "streamlit_app.py"]
@@ -31,15 +32,24 @@ def used_keys() -> set[str]:
         source = path.read_text(encoding="utf-8")
         keys |= {f"errors.{code}" for code in ERROR_CALL.findall(source)}
         keys |= set(KEY_CALL.findall(source))
-    # keys built at run time from data
-    keys |= {f"colours.{c.key}" for c in load().horse_colours + load().counter_colours}
-    keys |= {"colours.black", "derby.name"}
-    keys |= {
-        f"derby.rulings.{k}"
-        for k in ("title", "one_per_slot", "tie_farthest", "share_win", "pass_tracking",
-                  "no_cards_left")
-    }  # fmt: skip
+    # keys built at run time: from each registered game's declared facts, and the role names
+    for kind, game in engines().items():
+        keys |= {game.info.name_key, *game.info.rulings}
+        keys |= {f"{kind}.sheet.subtitle", f"{kind}.sheet.how_to"}
+    keys |= {f"table.role.{kind}" for kind in ("viewer", "referee", "seat", "chance")}
     return keys
+
+
+def test_a_game_message_file_holds_only_its_own_keys() -> None:
+    for lang in ("ja", "en"):
+        for path in catalogue_files(lang):
+            if path.stem == "core":
+                continue
+            flat: dict[str, str] = {}
+            with open(path, "rb") as fh:
+                _flatten("", tomllib.load(fh), flat, path)
+            stray = [k for k in flat if not k.startswith((f"{path.stem}.", f"errors.{path.stem}/"))]
+            assert stray == [], path
 
 
 def test_catalogues_have_the_same_keys() -> None:
@@ -64,7 +74,7 @@ def test_japanese_messages_are_japanese() -> None:
     untranslated = [
         k
         for k, v in ja.items()
-        if not kana.search(v) and k not in {"ui.slot_short", "ui.fence_short"}
+        if not kana.search(v) and k not in {"derby.ui.slot_short", "derby.ui.fence_short"}
     ]
     assert untranslated == []
 

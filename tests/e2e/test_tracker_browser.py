@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from aids.core.links import referee_url, viewer_url
-from aids.core.tables import TableService
 from aids.games.derby.model import DerbySetup
+from aids.registry import engines
 from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
 from tests.e2e.conftest import wait_ready
 
 pytestmark = pytest.mark.e2e
@@ -33,7 +34,7 @@ def click(page, locator) -> None:  # type: ignore[no-untyped-def]
 
 def test_referee_records_and_viewer_updates(server: tuple[str, Path], browser) -> None:  # type: ignore[no-untyped-def]
     base, db = server
-    service = TableService(SqliteStore(db))
+    service = TableService(SqliteStore(db), engines())
     info, key = service.create("derby", "E2E Derby", DerbySetup.default(["Aki", "Ben"]).to_dict())
     pid = info.public_id
 
@@ -87,7 +88,7 @@ def test_sheet_downloaded_from_the_page_scans_to_the_viewer(
     from tests.print.test_derby_sheet import decode_qr, page_text
 
     base, db = server
-    service = TableService(SqliteStore(db))
+    service = TableService(SqliteStore(db), engines())
     info, key = service.create("derby", "Download", DerbySetup.default(["Aki", "Ben"]).to_dict())
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     page.goto(referee_url(base, info.public_id, key, "en"))

@@ -10,9 +10,11 @@ import zxingcpp
 from pypdf import PdfReader
 
 from aids.core.links import viewer_url
-from aids.core.tables import TableService
+from aids.games.derby import GAME
 from aids.games.derby.model import DerbySetup
-from aids.print.derby_sheet import blank_view, build_derby_sheet, sheet_view
+from aids.print import derby_sheet
+from aids.print.frame import render_sheet
+from aids.tables import Snapshot, TableService
 
 BASE = "http://192.168.10.5:8501"
 PLAYERS = ["あき", "Ben", "ちえ"]
@@ -27,6 +29,10 @@ def decode_qr(pdf: bytes, dpi: int = 200) -> list[str]:
     return [
         r.text for r in zxingcpp.read_barcodes(image) if r.format == zxingcpp.BarcodeFormat.QRCode
     ]
+
+
+def sheet(snapshot: Snapshot | None, lang: str, paper: str = "a4") -> bytes:
+    return render_sheet(derby_sheet, GAME, snapshot, BASE, lang, paper)
 
 
 def page_text(pdf: bytes) -> str:
@@ -44,7 +50,7 @@ def test_sheet_qr_code_scans_to_the_viewer_url(
     table_sheet: tuple[str, TableService], lang: str
 ) -> None:
     pid, service = table_sheet
-    pdf = build_derby_sheet(sheet_view(service.snapshot(pid), BASE, lang), lang)
+    pdf = sheet(service.snapshot(pid), lang)
     assert decode_qr(pdf) == [viewer_url(BASE, pid, lang)]
     assert "key=" not in decode_qr(pdf)[0]  # players' sheets never carry the referee key
 
@@ -54,7 +60,7 @@ def test_sheet_text_has_title_players_and_language(
     table_sheet: tuple[str, TableService], lang: str, heading: str
 ) -> None:
     pid, service = table_sheet
-    pdf = build_derby_sheet(sheet_view(service.snapshot(pid), BASE, lang), lang)
+    pdf = sheet(service.snapshot(pid), lang)
     text = page_text(pdf)
     assert "Friday Derby" in text and heading in text
     for name in PLAYERS:
@@ -64,7 +70,7 @@ def test_sheet_text_has_title_players_and_language(
 
 def test_sheet_fonts_are_embedded(table_sheet: tuple[str, TableService]) -> None:
     pid, service = table_sheet
-    pdf = build_derby_sheet(sheet_view(service.snapshot(pid), BASE, "ja"), "ja")
+    pdf = sheet(service.snapshot(pid), "ja")
     fonts = []
     for page in PdfReader(io.BytesIO(pdf)).pages:
         for font in page["/Resources"]["/Font"].values():
@@ -80,7 +86,7 @@ def test_sheet_fonts_are_embedded(table_sheet: tuple[str, TableService]) -> None
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_blank_sheet_points_at_the_tracker(paper: str) -> None:
-    pdf = build_derby_sheet(blank_view(BASE, "en"), "en", paper)
+    pdf = sheet(None, "en", paper)
     assert decode_qr(pdf) == [f"{BASE}/?lang=en"]
     text = page_text(pdf)
     assert "Grand National Derby" in text and "Fence 5" in text
@@ -91,6 +97,6 @@ def test_blank_sheet_points_at_the_tracker(paper: str) -> None:
 def test_five_player_sheet_fits_one_page(service: TableService) -> None:
     names = ["Aki", "Ben", "Chie", "Dan", "Eri"]
     info, _ = service.create("derby", "Five", DerbySetup.default(names).to_dict())
-    pdf = build_derby_sheet(sheet_view(service.snapshot(info.public_id), BASE, "ja"), "ja")
+    pdf = sheet(service.snapshot(info.public_id), "ja")
     assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
     assert all(n in page_text(pdf) for n in names)

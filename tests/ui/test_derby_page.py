@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from aids.core.tables import TableService
 from aids.games.derby import engine
+from aids.registry import engines
 from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
 from tests.games.derby.helpers import ROWS
 from tests.games.derby.test_full_race import RACE
 
@@ -41,7 +42,7 @@ def create_table(at: AppTest, title: str, players: list[str]) -> AppTest:
 
 def seq_of(at: AppTest, db: Path) -> int:
     pid = at.query_params["table"]
-    return TableService(SqliteStore(db)).snapshot(pid).seq
+    return TableService(SqliteStore(db), engines()).snapshot(pid).seq
 
 
 def click(at: AppTest, key: str) -> AppTest:
@@ -60,7 +61,7 @@ def test_home_lists_no_tables_in_japanese_by_default(app_db: Path) -> None:
 def test_create_table_refuses_one_player_with_message(app_db: Path) -> None:
     at = create_table(new_app(lang="en"), "Solo", ["Aki"])
     assert any("2–5 players" in e.value for e in at.error)
-    assert TableService(SqliteStore(app_db)).list() == []
+    assert TableService(SqliteStore(app_db), engines()).list_tables() == []
 
 
 def test_create_and_record_a_whole_race(app_db: Path) -> None:
@@ -68,7 +69,7 @@ def test_create_and_record_a_whole_race(app_db: Path) -> None:
     assert not at.exception
     assert "key" in at.query_params and "table" in at.query_params
     pid = at.query_params["table"]
-    service = TableService(SqliteStore(app_db))
+    service = TableService(SqliteStore(app_db), engines())
     for horse_bet, horse, code in RACE:
         seq = seq_of(at, app_db)
         if horse_bet:
@@ -94,7 +95,7 @@ def test_undo_redo_buttons(app_db: Path) -> None:
     at.pills(key="play_horse_0").set_value(0).run()
     at.pills(key="play_card_0_0").set_value("red:3").run()
     at = click(at, "play_go")
-    service = TableService(SqliteStore(app_db))
+    service = TableService(SqliteStore(app_db), engines())
     assert service.snapshot(pid).state.turn == 1
     at = click(at, "undo")
     assert service.snapshot(pid).state.turn == 0
@@ -121,26 +122,28 @@ def test_stale_write_shows_message_in_chosen_language(app_db: Path) -> None:
     at.pills(key="play_horse_0").set_value(0).run()
     at.pills(key="play_card_0_0").set_value("red:3").run()
     # another device records first
-    TableService(SqliteStore(app_db)).record(
+    TableService(SqliteStore(app_db), engines()).record(
         pid, key, 0, {"type": "play", "player": 0, "horse": 1, "card": "blue:2"}
     )
     at = click(at, "play_go")
     assert any("先に別の端末" in w.value for w in at.warning)
-    assert TableService(SqliteStore(app_db)).snapshot(pid).seq == 1
+    assert TableService(SqliteStore(app_db), engines()).snapshot(pid).seq == 1
 
 
 def test_viewer_shows_no_controls_and_cannot_write(app_db: Path) -> None:
     at = create_table(new_app(lang="en"), "View", ["A", "B"])
     pid, key = at.query_params["table"], at.query_params["key"]
-    service = TableService(SqliteStore(app_db))
+    service = TableService(SqliteStore(app_db), engines())
     service.record(pid, key, 0, {"type": "bet", "player": 0, "horse": 2})
     viewer = new_app(table=pid, lang="en")
     assert not viewer.exception
     assert len(viewer.button) == 0 and len(viewer.pills) == 0
-    assert any("Scores if the race ended now" in m.value for m in viewer.markdown)
-    wrong = new_app(table=pid, key="guess", lang="en")
-    assert len(wrong.pills) == 0
-    assert any("read-only" in e.value for e in wrong.error)
+    assert any("Scores if the race ended now" in h.proto.body for h in viewer.html)
+    for key in ("guess", "", " "):  # an empty or wrong key is the viewer, with no controls
+        wrong = new_app(table=pid, key=key, lang="en")
+        assert len(wrong.pills) == 0 and len(wrong.button) == 0
+        assert not any(d.label == "Export table (JSON)" for d in wrong.get("download_button"))
+    assert any("not valid" in e.value for e in new_app(table=pid, key="guess", lang="en").error)
 
 
 def test_refresh_loses_nothing(app_db: Path) -> None:
@@ -150,7 +153,7 @@ def test_refresh_loses_nothing(app_db: Path) -> None:
     at = click(at, "bet_go")
     fresh = new_app(table=pid, key=key, lang="en")  # a new session, as after F5
     assert fresh.pills(key="play_horse_1") is not None
-    assert TableService(SqliteStore(app_db)).snapshot(pid).state.counters[0].horse == 4
+    assert TableService(SqliteStore(app_db), engines()).snapshot(pid).state.counters[0].horse == 4
 
 
 def test_print_page_offers_blank_sheets_in_both_languages(app_db: Path) -> None:
@@ -172,13 +175,13 @@ def test_print_page_offers_blank_sheets_in_both_languages(app_db: Path) -> None:
 def test_rulings_are_shown_to_the_referee(app_db: Path) -> None:
     at = create_table(new_app(lang="en"), "Rulings", ["A", "B"])
     assert any(e.label.startswith("How this program reads the rules") for e in at.expander)
-    assert any("One counter per slot" in m.value for m in at.markdown)
+    assert any("One counter per slot" in h.proto.body for h in at.html)
 
 
 def test_pass_and_no_cards_left_buttons(app_db: Path) -> None:
     at = create_table(new_app(lang="en"), "Late race", ["A", "B"])
     pid, key = at.query_params["table"], at.query_params["key"]
-    service = TableService(SqliteStore(app_db))
+    service = TableService(SqliteStore(app_db), engines())
     assert not any(b.key == "pass_go" for b in at.button)
     values = [5, 6, 7, 8, 9, 4, 3, 2]  # purple (2) falls at fence 1
     for seq, (colour, value) in enumerate(zip(ROWS, values, strict=True)):

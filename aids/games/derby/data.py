@@ -6,12 +6,14 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 
+from aids.core.errors import DataError
 from aids.paths import SEEDS
 
 
 @dataclass(frozen=True, slots=True)
 class Colour:
     key: str
+    symbol: str  # shown beside the colour on the page (an emoji dot)
     en: str
     ja: str
     hex: str
@@ -34,6 +36,7 @@ class DerbyData:
     payout: dict[int, int]
     horse_colours: tuple[Colour, ...]
     counter_colours: tuple[Colour, ...]
+    neutral: Colour  # the black cards' colour
 
     @property
     def deck_size(self) -> int:
@@ -41,6 +44,10 @@ class DerbyData:
 
     def horse_colour(self, key: str) -> Colour | None:
         return next((c for c in self.horse_colours if c.key == key), None)
+
+    def card_colour(self, key: str) -> Colour | None:
+        """A horse colour or the neutral (black) colour of a speed card."""
+        return self.neutral if key == self.neutral.key else self.horse_colour(key)
 
     def counter_colour(self, key: str) -> Colour | None:
         return next((c for c in self.counter_colours if c.key == key), None)
@@ -65,13 +72,21 @@ def load() -> DerbyData:
         payout={int(k): v for k, v in raw["payout"].items()},
         horse_colours=colours,
         counter_colours=counters,
+        neutral=Colour(**raw["neutral_colour"]),
     )
     # The seed must agree with itself: a broken data file fails loudly here, not mid-race.
-    assert len(colours) == data.horse_count, "one colour per horse"
-    assert len({c.key for c in colours}) == data.horse_count, "horse colours are distinct"
-    assert "black" not in {c.key for c in colours}, "black is the neutral card colour"
-    assert len(counters) >= data.max_players, "a counter colour per player"
-    assert data.horse_count - data.fences == data.finishers
-    assert set(data.payout) == set(data.betting_fences)
-    assert set(data.counters) == set(range(data.min_players, data.max_players + 1))
+    checks = {
+        "one colour per horse": len(colours) == data.horse_count,
+        "horse colours are distinct": len({c.key for c in colours}) == data.horse_count,
+        "the neutral colour is not a horse colour": data.neutral.key
+        not in {c.key for c in colours},
+        "a counter colour per player": len(counters) >= data.max_players,
+        "horses - fences = finishers": data.horse_count - data.fences == data.finishers,
+        "a payout for each betting fence": set(data.payout) == set(data.betting_fences),
+        "counters for each player count": set(data.counters)
+        == set(range(data.min_players, data.max_players + 1)),
+    }
+    for rule, ok in checks.items():
+        if not ok:
+            raise DataError("seeds/invalid", file="derby.toml", detail=rule)
     return data

@@ -10,6 +10,7 @@ import random
 from dataclasses import replace
 
 from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
+from aids.games.base import Role
 from aids.games.derby.data import load
 from aids.games.derby.model import (
     Action,
@@ -131,6 +132,22 @@ def can_declare_no_cards(state: DerbyState) -> bool:
     return state.ended is None and state.setup.mode == "tracking"
 
 
+def discard_limit(state: DerbyState, action: PlayCard | Pass) -> int:
+    """The most cards of fallen horses the player may say they discarded with ``action``.
+
+    Tracking mode only (a simulation lists the cards). The discard comes after the fence is
+    resolved, so a horse that falls to this very card counts. The page offers exactly this
+    limit and ``apply`` enforces the same one; raises if ``action`` itself is illegal.
+    """
+    if state.setup.mode != "tracking":
+        return 0
+    after = apply(state, replace(action, discard=(), discard_count=0))
+    if all(f is None for f in after.fallen):
+        return 0
+    played = 1 if isinstance(action, PlayCard) else 0
+    return min(load().hand_size - played, unknown_fallen_cards(after))
+
+
 def unknown_fallen_cards(state: DerbyState) -> int:
     """Cards of fallen horses not yet played or discarded: the most a player could discard."""
     fallen_colours = {
@@ -161,11 +178,13 @@ def winners(state: DerbyState) -> tuple[int, ...]:
     return tuple(i for i, s in enumerate(totals) if s == best)
 
 
-def view(state: DerbyState, role: str) -> DerbyState:
-    """What a role may see: only the referee of a simulation sees hands and the deck order."""
-    if role == "referee" or state.setup.mode == "tracking":
+def view(state: DerbyState, role: Role) -> DerbyState:
+    """What a role may see: in a simulation the referee sees every hand and the deck order, a
+    seat only its own hand; tracking mode holds no hidden information."""
+    if role.is_referee or state.setup.mode == "tracking":
         return state
-    return replace(state, deck=(), hands=tuple(() for _ in state.hands))
+    hands = tuple(h if role == Role.seat_of(i) else () for i, h in enumerate(state.hands))
+    return replace(state, deck=(), hands=hands)
 
 
 def legal_actions(state: DerbyState) -> list[Action]:
@@ -247,14 +266,14 @@ def _play(state: DerbyState, action: PlayCard) -> DerbyState:
     horse = _check_horse(state, action.horse)
     card = action.card
     if not card_fits(state, action.horse, card):
-        raise RuleViolation("derby/card_wrong_horse", card=card.code(), horse=horse)
+        raise RuleViolation("derby/card_wrong_horse", card=card, horse=horse)
     if card in state.played:
-        raise RuleViolation("derby/card_already_played", card=card.code())
+        raise RuleViolation("derby/card_already_played", card=card)
     simulation = state.setup.mode == "simulation"
     hand = list(state.hands[action.player]) if simulation else []
     if simulation:
         if card not in hand:
-            raise RuleViolation("derby/card_not_in_hand", card=card.code())
+            raise RuleViolation("derby/card_not_in_hand", card=card)
         hand.remove(card)
 
     column = list(state.columns[state.fence - 1])
@@ -316,12 +335,12 @@ def _end_turn(
         if discard_count:
             raise InvalidAction("derby/malformed_action", field="discard_count")
         if len(set(discard)) != len(discard):
-            raise RuleViolation("derby/discard_not_in_hand", card=discard[0].code())
+            raise RuleViolation("derby/discard_not_in_hand", card=discard[0])
         for card in discard:
             if card not in hand:
-                raise RuleViolation("derby/discard_not_in_hand", card=card.code())
+                raise RuleViolation("derby/discard_not_in_hand", card=card)
             if card.colour not in fallen_colours:
-                raise RuleViolation("derby/discard_running_horse", card=card.code())
+                raise RuleViolation("derby/discard_running_horse", card=card)
             hand.remove(card)
         draw = min(len(deck), data.hand_size - len(hand))
         hand.extend(deck[:draw])

@@ -40,8 +40,10 @@ class Card:
                 return cls(colour, int(value))
         raise InvalidAction("derby/unknown_card", card=str(raw)[:40])
 
-    def __str__(self) -> str:
-        return f"{self.colour} {self.value}"
+    def localized(self, lang: str) -> str:
+        """``赤 7`` / ``Red 7``: the card as people say it (error messages, the log)."""
+        colour = load().card_colour(self.colour)
+        return f"{colour.name(lang) if colour else self.colour} {self.value}"
 
 
 def full_deck() -> tuple[Card, ...]:
@@ -197,9 +199,6 @@ class Bet:
     def to_dict(self) -> dict[str, Any]:
         return {"type": "bet", "player": self.player, "horse": self.horse}
 
-    def __str__(self) -> str:
-        return f"P{self.player + 1} bets on row {self.horse + 1}"
-
 
 @dataclass(frozen=True, slots=True)
 class PlayCard:
@@ -228,9 +227,6 @@ class PlayCard:
             out["discard_count"] = self.discard_count
         return out
 
-    def __str__(self) -> str:
-        return f"P{self.player + 1} plays {self.card} on row {self.horse + 1}"
-
 
 @dataclass(frozen=True, slots=True)
 class Pass:
@@ -248,9 +244,6 @@ class Pass:
             out["discard_count"] = self.discard_count
         return out
 
-    def __str__(self) -> str:
-        return f"P{self.player + 1} passes"
-
 
 @dataclass(frozen=True, slots=True)
 class NoCardsLeft:
@@ -258,9 +251,6 @@ class NoCardsLeft:
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "no_cards_left"}
-
-    def __str__(self) -> str:
-        return "no cards left"
 
 
 Action = Bet | PlayCard | Pass | NoCardsLeft

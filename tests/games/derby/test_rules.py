@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
+from aids.games.base import REFEREE, VIEWER, Role
 from aids.games.derby import engine
 from aids.games.derby.model import (
     Bet,
@@ -440,9 +441,16 @@ def test_legal_next_whose_turn_and_what() -> None:
 
 def test_view_hides_hands_from_viewers_in_simulation() -> None:
     state = simulation()
-    assert engine.view(state, "viewer").hands == ((), (), ())
-    assert engine.view(state, "viewer").deck == ()
-    assert engine.view(state, "referee") == state
+    assert engine.view(state, VIEWER).hands == ((), (), ())
+    assert engine.view(state, VIEWER).deck == ()
+    assert engine.view(state, REFEREE) == state
+
+
+def test_view_shows_a_seat_only_its_own_hand() -> None:
+    state = simulation()
+    seen = engine.view(state, Role.seat_of(1))
+    assert seen.hands[1] == state.hands[1] and seen.hands[0] == () and seen.hands[2] == ()
+    assert seen.deck == ()
 
 
 def test_actions_round_trip_through_dicts() -> None:
@@ -455,4 +463,4 @@ def test_actions_round_trip_through_dicts() -> None:
     ]
     for a in actions:
         assert action_from_dict(a.to_dict()) == a
-        assert str(a)
+        assert action_from_dict(a.to_dict()).to_dict() == a.to_dict()

@@ -19,9 +19,12 @@ from aids.core.errors import (
     RuleViolation,
     StaleState,
 )
-from aids.core.tables import TableService, hash_key
+from aids.games.base import REFEREE
 from aids.games.derby.model import DerbySetup
+from aids.registry import engines
 from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+from aids.tables.keys import hash_key
 
 BET = {"type": "bet", "player": 0, "horse": 2}
 PLAY = {"type": "play", "player": 0, "horse": 2, "card": "green:5"}
@@ -39,7 +42,7 @@ def test_table_has_random_public_id_and_only_key_hash_stored(
     b, _ = service.create("derby", "Two", DerbySetup.default(["A", "B"]).to_dict())
     assert a.public_id != b.public_id and len(a.public_id) >= 22  # ≥ 128 bits base64url
     with sqlite3.connect(db_path) as conn:
-        stored = conn.execute("SELECT referee_key_hash FROM tables").fetchall()
+        stored = conn.execute("SELECT key_hash FROM keys WHERE role = 'referee'").fetchall()
         dump = "\n".join(conn.iterdump())
     assert key_a not in dump and (hash_key(key_a),) in stored
 
@@ -84,7 +87,8 @@ def test_stale_write_between_two_connections_exactly_one_wins(
     db_path: Path, derby_table: tuple[str, str]
 ) -> None:
     pid, key = derby_table
-    first, second = TableService(SqliteStore(db_path)), TableService(SqliteStore(db_path))
+    first = TableService(SqliteStore(db_path), engines())
+    second = TableService(SqliteStore(db_path), engines())
     seq = first.snapshot(pid).seq
     assert second.snapshot(pid).seq == seq
     first.record(pid, key, seq, BET)
@@ -100,7 +104,7 @@ def test_concurrent_writers_in_threads_exactly_one_wins(
     db_path: Path, derby_table: tuple[str, str]
 ) -> None:
     pid, key = derby_table
-    services = [TableService(SqliteStore(db_path)) for _ in range(6)]
+    services = [TableService(SqliteStore(db_path), engines()) for _ in range(6)]
     for s in services:
         s.snapshot(pid)
     barrier = threading.Barrier(len(services))
@@ -186,9 +190,11 @@ def test_a_new_process_sees_everything(
     service.undo(pid, key, 2)
     code = (
         "import json, sys\n"
-        "from aids.core.tables import TableService\n"
+        "from aids.tables import TableService\n"
         "from aids.store.sqlite import SqliteStore\n"
-        "s = TableService(SqliteStore(sys.argv[1])).snapshot(sys.argv[2])\n"
+        "from aids.registry import engines\n"
+        "from aids.games.base import REFEREE\n"
+        "s = TableService(SqliteStore(sys.argv[1]), engines()).snapshot(sys.argv[2], REFEREE)\n"
         "print(json.dumps([s.seq, s.state.turn, len(s.state.counters), s.can_redo]))\n"
     )
     out = subprocess.run(
@@ -208,12 +214,12 @@ def test_export_import_round_trip(
     service.record(pid, key, 1, PLAY)
     service.undo(pid, key, 2)
     exported = service.export(pid)
-    other = TableService(SqliteStore(tmp_path / "other.sqlite3"))
+    other = TableService(SqliteStore(tmp_path / "other.sqlite3"), engines())
     info = other.import_(json.loads(json.dumps(exported)))
     assert info.public_id == pid
     assert other.snapshot(pid).state == service.snapshot(pid).state
     assert other.export(pid) == exported
-    assert other.is_referee(pid, key)  # the same referee link keeps working
+    assert other.role_for(pid, key) == REFEREE  # the same referee link keeps working
 
 
 def test_import_never_overwrites(service: TableService, derby_table: tuple[str, str]) -> None:
@@ -229,7 +235,9 @@ def test_import_never_overwrites(service: TableService, derby_table: tuple[str, 
         (lambda d: d.pop("format"), "format"),
         (lambda d: d["table"].pop("kind"), "table.kind"),
         (lambda d: d["table"].update(public_id="short"), "table.public_id"),
-        (lambda d: d["table"].update(referee_key_sha256="xyz"), "table.referee_key_sha256"),
+        (lambda d: d["table"]["keys"][0].update(key_sha256="xyz"), "table.keys[0].key_sha256"),
+        (lambda d: d["table"]["keys"][0].update(role="boss"), "table.keys[0].role"),
+        (lambda d: d["events"][0].update(actor="seat:x"), "events[0].actor"),
         (lambda d: d["table"].update(created_at="yesterday"), "table.created_at"),
         (lambda d: d["events"][0].update(seq=7), "events[0].seq"),
         (lambda d: d["events"][1].update(kind="delete"), "events[1].kind"),
@@ -244,12 +252,12 @@ def test_malformed_import_names_the_field(
     service.record(pid, key, 1, PLAY)
     data = service.export(pid)
     damage(data)
-    target = TableService(SqliteStore(tmp_path / "target.sqlite3"))
+    target = TableService(SqliteStore(tmp_path / "target.sqlite3"), engines())
     with pytest.raises(InvalidAction) as err:
         target.import_(data)
     assert err.value.params.get("field") == field
     assert field in err.value.message("ja") and field in err.value.message("en")
-    assert target.list() == []
+    assert target.list_tables() == []
 
 
 def test_import_with_illegal_history_is_refused_naming_the_step(
@@ -262,15 +270,16 @@ def test_import_with_illegal_history_is_refused_naming_the_step(
         {
             "seq": 2,
             "kind": "action",
+            "actor": "referee",
             "created_at": data["events"][0]["created_at"],
             "payload": {"type": "play", "player": 1, "horse": 2, "card": "green:5"},
         }
     )
-    target = TableService(SqliteStore(tmp_path / "target.sqlite3"))
+    target = TableService(SqliteStore(tmp_path / "target.sqlite3"), engines())
     with pytest.raises(InvalidAction) as err:
         target.import_(data)
     assert err.value.code == "import/replay" and err.value.params["seq"] == 2
-    assert target.list() == []
+    assert target.list_tables() == []
 
 
 def test_unknown_table_and_game(service: TableService) -> None:
@@ -285,7 +294,7 @@ def test_unknown_table_and_game(service: TableService) -> None:
 
 
 def test_public_ids_never_start_like_a_command_line_option() -> None:
-    from aids.core.tables import new_public_id
+    from aids.tables.keys import new_public_id
 
     ids = [new_public_id() for _ in range(2000)]  # ~1 in 32 raw tokens starts with - or _
     assert all(i[0].isalnum() and len(i) == 24 for i in ids)

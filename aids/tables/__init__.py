@@ -1,0 +1,7 @@
+"""The table service: roles and keys, the append-only log, undo/redo, replay, filtered views."""
+
+from aids.tables.export import load_export
+from aids.tables.fold import LogEntry
+from aids.tables.service import KeyInfo, Snapshot, TableInfo, TableService
+
+__all__ = ["KeyInfo", "LogEntry", "Snapshot", "TableInfo", "TableService", "load_export"]

@@ -1,0 +1,313 @@
+"""The table service: one live game = setup + keys + append-only event log; state = its fold.
+
+Every write goes through the same checks in a fixed order (learned from boardgame.io's
+master): table → key (→ role) → expected sequence → parse → may this role act for the
+action's actor → the engine (game over, turn, rule) → append. Nothing is written when any check
+fails. Every read goes through the game's ``view`` for the reader's role, the log included.
+Undo and redo are events too, so the log keeps the audit trail.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from aids.core.errors import Forbidden, InvalidAction, StaleState
+from aids.games.base import REFEREE, VIEWER, AnyGame, Outcome, Role
+from aids.store.base import EventRow, KeyRow, Store, TableRow
+from aids.tables.export import MAX_TITLE, export_document, parse_export
+from aids.tables.fold import Fold, LogEntry, fold_events, start
+from aids.tables.keys import (
+    MAX_KEY_LENGTH,
+    hash_key,
+    new_key,
+    new_public_id,
+    now,
+    same_hash,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    public_id: str
+    kind: str
+    title: str
+    created_at: str
+    rules_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What one reader may see of a table: its state and log through ``view`` for ``role``.
+
+    ``seq`` is the sequence number a write must name; ``to_move`` the actors who may act now.
+    """
+
+    info: TableInfo
+    role: Role
+    seats: tuple[str, ...]
+    seq: int
+    state: Any
+    log: tuple[LogEntry, ...]
+    can_undo: bool
+    can_redo: bool
+    to_move: frozenset[Role]
+    outcome: Outcome | None
+
+
+@dataclass(frozen=True, slots=True)
+class KeyInfo:
+    """A key of a table as the referee's page lists it (never the key itself)."""
+
+    role: Role
+    created_at: str
+    revoked_at: str | None
+
+
+def _info(row: TableRow) -> TableInfo:
+    return TableInfo(row.public_id, row.kind, row.title, row.created_at, row.rules_version)
+
+
+class TableService:
+    """Create, read and write tables. Thread-safe; shareable across Streamlit sessions.
+
+    ``games`` maps each game's kind to its engine: the service never imports a game.
+    """
+
+    def __init__(self, store: Store, games: Mapping[str, AnyGame]) -> None:
+        self.store = store
+        self.games = dict(games)
+        self._lock = threading.Lock()
+        self._cache: dict[str, tuple[TableRow, Fold]] = {}
+
+    def game(self, kind: str) -> AnyGame:
+        try:
+            return self.games[kind]
+        except (KeyError, TypeError):
+            raise InvalidAction("table/unknown_game", kind=str(kind)[:40]) from None
+
+    # --- create / read --------------------------------------------------------------------
+
+    def create(self, kind: str, title: object, setup: object) -> tuple[TableInfo, str]:
+        """A new table; returns its info and the referee key (shown once, never stored)."""
+        game = self.game(kind)
+        if not isinstance(title, str) or not title.strip() or len(title.strip()) > MAX_TITLE:
+            raise InvalidAction("table/title")
+        parsed = game.setup_from_dict(setup)
+        game.initial_state(parsed)  # a setup the engine cannot start is refused here
+        key = new_key()
+        created = now()
+        row = TableRow(
+            0,
+            new_public_id(),
+            kind,
+            title.strip(),
+            created,
+            game.setup_to_dict(parsed),
+            game.info.rules_version,
+        )
+        stored = self.store.insert_table(row, [KeyRow("referee", hash_key(key), created)])
+        return _info(stored), key
+
+    def list_tables(self) -> list[tuple[TableInfo, int]]:
+        return [(_info(row), seq) for row, seq in self.store.list_tables()]
+
+    def role_for(self, public_id: str, key: object) -> Role:
+        """The one place that decides who a key makes you: an empty, missing, malformed, wrong
+        or revoked key is a viewer; a live key is the role it was issued for."""
+        if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
+            return VIEWER
+        row = self.store.get_table(public_id)
+        digest = hash_key(key)
+        for stored in self.store.keys(row.id):
+            if same_hash(stored.key_hash, digest):
+                return Role.parse(stored.role)
+        return VIEWER
+
+    def snapshot(self, public_id: str, role: Role = VIEWER) -> Snapshot:
+        """The table as ``role`` may see it (the viewer's by default)."""
+        row, fold = self._fold(public_id)
+        return _snapshot(row, fold, role)
+
+    def replay(self, public_id: str) -> Any:
+        """A fresh fold of the whole stored log, bypassing the cache (for checks and tests)."""
+        row = self.store.get_table(public_id)
+        return fold_events(self.game(row.kind), row, self.store.events(row.id)).state
+
+    # --- write ----------------------------------------------------------------------------
+
+    def record(self, public_id: str, key: object, expected_seq: int, action: Any) -> Snapshot:
+        """Validate ``action`` (an action object or its dict) and append it."""
+        return self._write(public_id, key, expected_seq, "action", action)
+
+    def undo(self, public_id: str, key: object, expected_seq: int) -> Snapshot:
+        return self._write(public_id, key, expected_seq, "undo", None)
+
+    def redo(self, public_id: str, key: object, expected_seq: int) -> Snapshot:
+        return self._write(public_id, key, expected_seq, "redo", None)
+
+    def _write(
+        self, public_id: str, key: object, expected_seq: int, kind: str, action: Any
+    ) -> Snapshot:
+        row, fold = self._fold(public_id)
+        role = self.role_for(public_id, key)
+        if role.is_viewer or (kind != "action" and not role.is_referee):
+            raise Forbidden("table/forbidden")
+        if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
+            raise InvalidAction("table/seq")
+        if fold.seq != expected_seq:
+            raise StaleState("table/stale", expected=expected_seq, actual=fold.seq)
+        payload = None
+        if kind == "action":
+            game = fold.game
+            # A dict is parsed; an object is normalised through its dict form (same checks).
+            raw = action if isinstance(action, dict) else _to_dict(action)
+            parsed = game.action_from_dict(raw)
+            actor = game.actor_of(parsed)
+            if not (role.is_referee or role == actor):
+                raise Forbidden("table/wrong_actor", actor=str(role), expected=str(actor))
+            payload = game.action_to_dict(parsed)
+        event = EventRow(expected_seq + 1, kind, payload, now(), str(role))
+        trial = fold.copy()
+        trial.step(event)  # the engine validates before anything is written
+        self.store.append(row.id, expected_seq, event)  # StaleState if the log moved on
+        with self._lock:
+            cached = self._cache.get(public_id)
+            if cached is None or cached[1].seq <= expected_seq:
+                self._cache[public_id] = (row, trial)
+        return _snapshot(row, trial, role)
+
+    def _fold(self, public_id: str) -> tuple[TableRow, Fold]:
+        """The cached fold brought up to date with any events written since (by anyone)."""
+        if not isinstance(public_id, str):
+            raise InvalidAction("table/public_id")
+        with self._lock:
+            cached = self._cache.get(public_id)
+        if cached is None:
+            row = self.store.get_table(public_id)
+            fold = start(self.game(row.kind), row)
+        else:
+            row, fold = cached
+        latest = self.store.last_seq(row.id)
+        if latest != fold.seq:
+            fold = fold.copy()
+            for event in self.store.events(row.id, after=fold.seq):
+                fold.step(event)
+        with self._lock:
+            current = self._cache.get(public_id)
+            if current is None or current[1].seq <= fold.seq:
+                self._cache[public_id] = (row, fold)
+        return row, fold
+
+    # --- keys -----------------------------------------------------------------------------
+
+    def keys(self, public_id: str, key: object) -> list[KeyInfo]:
+        """Every key of the table, live and revoked (the referee's page lists them)."""
+        row = self._referee_row(public_id, key)
+        return [
+            KeyInfo(Role.parse(k.role), k.created_at, k.revoked_at)
+            for k in self.store.keys(row.id, include_revoked=True)
+        ]
+
+    def rotate_key(self, public_id: str, key: object, role: Role) -> str:
+        """A new key for ``role`` (referee or a seat); the old one stops working at once."""
+        row = self._referee_row(public_id, key)
+        return self._issue(row, role)
+
+    def revoke_key(self, public_id: str, key: object, role: Role) -> int:
+        """Revoke a seat's key (its link stops working). The referee key can only be rotated."""
+        row = self._referee_row(public_id, key)
+        self._check_role(row, role)
+        if role.is_referee:
+            raise InvalidAction("table/revoke_referee")
+        return self.store.revoke_keys(row.id, str(role), now())
+
+    def reissue_key(self, public_id: str, role: Role = REFEREE) -> str:
+        """The host's way back in (``aids key rotate``): whoever runs the command holds the
+        data file, so no key is asked. The old key of ``role`` stops working."""
+        return self._issue(self.store.get_table(public_id), role)
+
+    def _issue(self, row: TableRow, role: Role) -> str:
+        self._check_role(row, role)
+        key = new_key()
+        stamp = now()
+        self.store.replace_key(row.id, KeyRow(str(role), hash_key(key), stamp), stamp)
+        return key
+
+    def _check_role(self, row: TableRow, role: Role) -> None:
+        game = self.game(row.kind)
+        seats = len(game.seat_names(game.setup_from_dict(row.setup)))
+        if role.is_referee:
+            return
+        if role.kind != "seat" or role.seat is None or not 0 <= role.seat < seats:
+            raise InvalidAction("table/role", role=str(role))
+
+    def _referee_row(self, public_id: str, key: object) -> TableRow:
+        if not self.role_for(public_id, key).is_referee:
+            raise Forbidden("table/forbidden")
+        return self.store.get_table(public_id)
+
+    # --- export / import ------------------------------------------------------------------
+
+    def export(self, public_id: str) -> dict[str, Any]:
+        """The whole table as a JSON-ready document (the host's and referee's backup)."""
+        row = self.store.get_table(public_id)
+        keys = self.store.keys(row.id, include_revoked=True)
+        return export_document(row, keys, self.store.events(row.id))
+
+    def import_(self, data: object) -> TableInfo:
+        """Validate an exported table completely (replaying its log), then add it.
+
+        An import never overwrites: a table with the same public id is refused.
+        """
+        row, keys, events = parse_export(data, self.games)
+        if self.store.exists(row.public_id):
+            raise InvalidAction("import/exists", public_id=row.public_id)
+        fold_events(self.game(row.kind), row, events)
+        return _info(self.store.insert_table(row, keys, events))
+
+
+def _to_dict(action: Any) -> Any:
+    to_dict = getattr(action, "to_dict", None)
+    if not callable(to_dict):
+        return action  # the game's parser refuses it, naming the field
+    return to_dict()
+
+
+def _snapshot(row: TableRow, fold: Fold, role: Role) -> Snapshot:
+    game = fold.game
+    state = fold.state
+    live = set(fold.applied)
+    log: list[LogEntry] = []
+    for e in fold.entries:
+        if e.kind != "action":
+            log.append(e)
+            continue
+        seen = game.view_action(state, e.action, role)
+        log.append(
+            LogEntry(
+                e.seq,
+                e.kind,
+                seen,
+                e.seq not in live,
+                e.created_at,
+                e.actor,
+                e.target,
+                sealed=seen is None,
+            )
+        )
+    referee = role.is_referee
+    return Snapshot(
+        _info(row),
+        role,
+        fold.seats,
+        fold.seq,
+        game.view(state, role),
+        tuple(log),
+        referee and bool(fold.applied),
+        referee and bool(fold.redo),
+        game.to_move(state),
+        game.outcome(state),
+    )
