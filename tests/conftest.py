@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from aids.games.base import AnyGame
 from aids.games.derby.model import DerbySetup
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
@@ -26,6 +27,36 @@ def service(db_path: Path) -> TableService:
 def derby_table(service: TableService) -> tuple[str, str]:
     """A fresh 3-player tracking table: (public id, referee key)."""
     info, key = service.create(
+        "derby", "Friday", DerbySetup.default(["Aki", "Ben", "Chie"]).to_dict()
+    )
+    return info.public_id, key
+
+
+FAKE_PLUGIN = "tests.fakegame.plugin"
+
+
+@pytest.fixture
+def with_fake_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register the tests' fake game (Sealed Sprint) for this test, as a plugin would be."""
+    monkeypatch.setenv("AIDS_GAME_PLUGINS", FAKE_PLUGIN)
+
+
+@pytest.fixture
+def games(with_fake_game: None) -> dict[str, AnyGame]:
+    """Every registered game plus the fake one, by kind."""
+    return engines()
+
+
+@pytest.fixture
+def all_service(db_path: Path, games: dict[str, AnyGame]) -> TableService:
+    """A service on a real SQLite file that knows every game, the fake one included."""
+    return TableService(SqliteStore(db_path), games)
+
+
+@pytest.fixture
+def derby_table_all(all_service: TableService) -> tuple[str, str]:
+    """A Derby table on the service that also knows the fake game."""
+    info, key = all_service.create(
         "derby", "Friday", DerbySetup.default(["Aki", "Ben", "Chie"]).to_dict()
     )
     return info.public_id, key

@@ -11,13 +11,36 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from aids.games.base import REFEREE, Role
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+from tests.conftest import FAKE_PLUGIN
 
-def aids(*args: str, db: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, AIDS_DB=str(db), AIDS_PUBLIC_URL="http://tracker.test:8501")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def aids(
+    *args: str, db: Path, check: bool = True, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = dict(
+        os.environ,
+        AIDS_DB=str(db),
+        AIDS_PUBLIC_URL="http://tracker.test:8501",
+        AIDS_GAME_PLUGINS=FAKE_PLUGIN,  # the fake game too: the CLI lists games from the registry
+    )
     return subprocess.run(
         [sys.executable, "-m", "aids.cli", *args],
-        capture_output=True, text=True, env=env, check=check,
+        capture_output=True, text=True, env=env, check=check, input=stdin, cwd=ROOT,
     )  # fmt: skip
+
+
+def links(out: str) -> tuple[str, str]:
+    """(public id, key) from the referee link ``aids new``/``aids key rotate`` prints."""
+    line = next(line for line in out.splitlines() if "key=" in line)
+    query = line.split("?", 1)[1]
+    params = dict(part.split("=", 1) for part in query.split("&"))
+    return params["table"], params["key"]
 
 
 def test_print_blank_sheets_in_both_languages(tmp_path: Path) -> None:
@@ -70,3 +93,82 @@ def test_import_of_damaged_file_is_refused_clearly(
     result = aids("--lang", lang, "import", str(bad), db=tmp_path / "a.sqlite3", check=False)
     assert result.returncode == 2
     assert expect in result.stderr
+
+
+def test_new_lists_every_registered_game(tmp_path: Path, with_fake_game: None) -> None:
+    db = tmp_path / "a.sqlite3"
+    out = aids("--lang", "en", "new", "sprint", "--title", "Fake", "--player", "Aki",
+               "--player", "Ben", db=db).stdout  # fmt: skip
+    pid, key = links(out)
+    service = TableService(SqliteStore(db), engines())
+    assert service.snapshot(pid).info.kind == "sprint" and service.role_for(pid, key) == REFEREE
+    bad = aids("--lang", "en", "new", "chess", "--title", "x", "--player", "A", db=db, check=False)
+    assert bad.returncode == 2 and "derby" in bad.stderr and "sprint" in bad.stderr
+
+
+def test_key_rotate_reissues_the_referee_link_and_the_old_one_stops(tmp_path: Path) -> None:
+    db = tmp_path / "a.sqlite3"
+    pid, old = links(aids("new", "derby", "--title", "T", "--player", "A", "--player", "B",
+                          db=db).stdout)  # fmt: skip
+    out = aids("--lang", "en", "key", "rotate", pid, db=db).stdout
+    assert out.startswith("Referee link")
+    pid_again, new = links(out)
+    service = TableService(SqliteStore(db), engines())
+    assert pid_again == pid and service.role_for(pid, new) == REFEREE
+    assert service.role_for(pid, old).is_viewer
+    listed = aids("key", "list", pid, db=db).stdout.splitlines()
+    assert [line.split("\t")[0] for line in listed] == ["referee", "referee"]
+    refused = aids("--lang", "en", "key", "revoke", pid, db=db, check=False)
+    assert refused.returncode == 2 and "table/revoke_referee" in refused.stderr
+
+
+def test_key_rotate_and_revoke_a_seat_link(tmp_path: Path, with_fake_game: None) -> None:
+    db = tmp_path / "a.sqlite3"
+    pid, _ = links(aids("new", "sprint", "--title", "T", "--player", "A", "--player", "B",
+                        db=db).stdout)  # fmt: skip
+    _, seat = links(aids("key", "rotate", pid, "--role", "seat:1", db=db).stdout)
+    service = TableService(SqliteStore(db), engines())
+    assert service.role_for(pid, seat) == Role.seat_of(1)
+    aids("key", "revoke", pid, "--role", "seat:1", db=db)
+    assert service.role_for(pid, seat).is_viewer
+    bad = aids("--lang", "en", "key", "rotate", pid, "--role", "seat:9", db=db, check=False)
+    assert bad.returncode == 2 and "table/role" in bad.stderr
+
+
+def test_record_applies_lines_until_the_first_refused_one(tmp_path: Path) -> None:
+    db = tmp_path / "a.sqlite3"
+    pid, key = links(aids("new", "derby", "--title", "T", "--player", "A", "--player", "B",
+                          db=db).stdout)  # fmt: skip
+    lines = [
+        {"type": "bet", "player": 0, "horse": 2},
+        {"type": "play", "player": 0, "horse": 2, "card": "green:5"},
+        {"type": "play", "player": 1, "horse": 2, "card": "green:5"},  # already played: refused
+        {"type": "play", "player": 1, "horse": 0, "card": "red:1"},  # never reached
+    ]
+    script = tmp_path / "night.jsonl"
+    script.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    result = aids("--lang", "en", "record", pid, str(script), "--key", key, db=db, check=False)
+    assert result.returncode == 2
+    assert "Line 3" in result.stderr and "derby/card_already_played" in result.stderr
+    service = TableService(SqliteStore(db), engines())
+    assert [e.action.to_dict() for e in service.snapshot(pid).log] == lines[:2]
+    ok = aids("--lang", "en", "record", pid, "-", "--key", key, db=db, stdin=json.dumps(lines[3]))
+    assert "Recorded 1 action(s)" in ok.stdout and service.snapshot(pid).seq == 3
+
+
+def test_record_with_a_viewer_key_writes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "a.sqlite3"
+    pid, _ = links(aids("new", "derby", "--title", "T", "--player", "A", "--player", "B",
+                        db=db).stdout)  # fmt: skip
+    line = json.dumps({"type": "bet", "player": 0, "horse": 2})
+    result = aids("--lang", "en", "record", pid, "-", "--key", "guess", db=db, stdin=line,
+                  check=False)  # fmt: skip
+    assert result.returncode == 2 and "table/forbidden" in result.stderr
+    assert TableService(SqliteStore(db), engines()).snapshot(pid).seq == 0
+
+
+def test_print_a_fake_game_sheet_through_the_print_frame(tmp_path: Path) -> None:
+    out = aids("print", "sprint", "--sheet-lang", "en", "--out", str(tmp_path),
+               db=tmp_path / "a.sqlite3").stdout  # fmt: skip
+    text = PdfReader(out.strip()).pages[0].extract_text()
+    assert "Sealed Sprint" in text and "Two seats with the same speed" in text

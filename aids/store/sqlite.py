@@ -99,7 +99,8 @@ class SqliteStore:
             with self._connect() as conn:
                 self._prepare(conn)
         except sqlite3.DatabaseError as exc:
-            code = "store/corrupt" if "not a database" in str(exc) else "store/open"
+            damaged = getattr(exc, "sqlite_errorname", "") in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+            code = "store/corrupt" if damaged else "store/open"
             raise StoreError(code, path=str(self.path), detail=str(exc)) from None
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
@@ -264,6 +265,8 @@ class SqliteStore:
         return [EventRow(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4]) for r in rows]
 
     def append(self, table_id: int, expected_seq: int, event: EventRow) -> None:
+        if event.seq != expected_seq + 1:  # the log never skips or repeats a step
+            raise InvalidAction("import/seq", seq=event.seq)
         with self._write() as conn:
             row = conn.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,)

@@ -241,6 +241,8 @@ class TableService:
         seats = len(game.seat_names(game.setup_from_dict(row.setup)))
         if role.is_referee:
             return
+        if not game.info.seat_keys:
+            raise InvalidAction("table/no_seat_keys")
         if role.kind != "seat" or role.seat is None or not 0 <= role.seat < seats:
             raise InvalidAction("table/role", role=str(role))
 

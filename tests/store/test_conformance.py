@@ -1,0 +1,392 @@
+"""The conformance suite every ``Store`` implementation must pass, on real files."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aids.core.errors import AidsError, InvalidAction, NotFound, StaleState
+from aids.store.base import EventRow, KeyRow, Store, TableRow
+from aids.store.sqlite import SqliteStore
+
+StoreFactory = Callable[[Path], Store]
+
+# Every implementation, opened on a pytest tmp dir. Calling a factory again with the same
+# tmp dir must open the same data (a second process would do the same). A PostgreSQL store
+# joins this list when it is added.
+STORES: list[StoreFactory] = [
+    lambda tmp_path: SqliteStore(tmp_path / "s.sqlite3"),
+]
+STORE_IDS = ["sqlite"]
+
+# What a store may raise when handed rows it cannot store (a duplicate primary key): one of
+# our errors or its driver's own (the PostgreSQL store will add psycopg's).
+REFUSALS: tuple[type[Exception], ...] = (AidsError, sqlite3.Error)
+
+T0 = "2026-11-29T21:13:19.199+00:00"
+T1 = "2026-11-29T21:14:00.000+00:00"
+T2 = "2026-11-29T21:15:00.000+00:00"
+T3 = "2026-11-29T21:16:00.000+00:00"
+
+SETUP_JA: dict[str, Any] = {
+    "players": [{"name": "秋子", "colour": "red"}, {"name": "ベン", "colour": "blue"}],
+    "horses": [{"name": "赤い稲妻", "colour": "red"}, {"name": "青嵐", "colour": "blue"}],
+    "mode": "tracking",
+    "seed": None,
+    "notes": "第１レース「ダービー」🐎",
+    "flags": [True, False, 0, 1.5],
+}
+
+
+def hash_of(label: str) -> str:
+    """A well-formed key hash (64 hex digits), distinct per label."""
+    return (label.encode().hex() * 64)[:64]
+
+
+REFEREE_KEY = KeyRow("referee", hash_of("referee"), T0)
+SEAT0_KEY = KeyRow("seat:0", hash_of("seat0"), T0)
+SEAT1_KEY = KeyRow("seat:1", hash_of("seat1"), T0)
+
+
+def table_row(public_id: str = "SnBN5p5SeQB7-yrzYBZH_y50", created_at: str = T0) -> TableRow:
+    return TableRow(0, public_id, "derby", "金曜日のダービー", created_at, SETUP_JA, 3)
+
+
+def action(n: int, actor: str = "referee", at: str = T1) -> EventRow:
+    payload = {"type": "play", "player": 0, "horse": 1, "card": f"blue:{n}", "メモ": "一着"}
+    return EventRow(n, "action", payload, at, actor)
+
+
+@pytest.fixture(params=STORES, ids=STORE_IDS)
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Store]]:
+    """Opens the parametrized implementation on this test's data; closes all at teardown."""
+    factory: StoreFactory = request.param
+    opened: list[Store] = []
+
+    def open_() -> Store:
+        opened.append(factory(tmp_path))
+        return opened[-1]
+
+    yield open_
+    for s in opened:
+        s.close()
+
+
+@pytest.fixture
+def store(open_store: Callable[[], Store]) -> Store:
+    return open_store()
+
+
+@pytest.fixture
+def table(store: Store) -> TableRow:
+    """One table with a referee key and two seat keys, and no events."""
+    return store.insert_table(table_row(), [REFEREE_KEY, SEAT0_KEY, SEAT1_KEY])
+
+
+# --- tables -------------------------------------------------------------------------------
+
+
+def test_insert_table_returns_new_id_and_same_values(store: Store) -> None:
+    row = table_row()
+    stored = store.insert_table(row, [REFEREE_KEY])
+    other = store.insert_table(table_row("other-table-0123456789ab"), [REFEREE_KEY])
+    assert stored.id > 0 and other.id > 0 and stored.id != other.id
+    assert stored == replace(row, id=stored.id)
+
+
+def test_get_table_round_trips_japanese_setup_and_rules_version(store: Store) -> None:
+    stored = store.insert_table(table_row(), [REFEREE_KEY])
+    got = store.get_table(stored.public_id)
+    assert got == stored
+    assert got.setup == SETUP_JA and got.setup["notes"] == "第１レース「ダービー」🐎"
+    assert got.rules_version == 3
+
+
+def test_exists_is_true_only_for_inserted_public_ids(store: Store) -> None:
+    assert not store.exists("SnBN5p5SeQB7-yrzYBZH_y50")
+    store.insert_table(table_row(), [REFEREE_KEY])
+    assert store.exists("SnBN5p5SeQB7-yrzYBZH_y50")
+    assert not store.exists("SnBN5p5SeQB7-yrzYBZH_y51")
+
+
+def test_get_table_of_unknown_id_raises_not_found(store: Store) -> None:
+    store.insert_table(table_row(), [REFEREE_KEY])
+    with pytest.raises(NotFound) as err:
+        store.get_table("no-such-table-0123456789")
+    assert err.value.code == "table/not_found"
+
+
+def test_duplicate_public_id_raises_import_exists_and_writes_nothing(store: Store) -> None:
+    first = store.insert_table(table_row(), [REFEREE_KEY, SEAT0_KEY], [action(1)])
+    clash = replace(table_row(), title="Impostor", setup={"players": []}, rules_version=9)
+    with pytest.raises(InvalidAction) as err:
+        store.insert_table(
+            clash,
+            [KeyRow("referee", hash_of("impostor"), T2)],
+            [action(1, at=T2), action(2, at=T2)],
+        )
+    assert err.value.code == "import/exists"
+    assert store.get_table(first.public_id) == first
+    assert set(store.keys(first.id, include_revoked=True)) == {REFEREE_KEY, SEAT0_KEY}
+    assert store.events(first.id) == [action(1)]
+    assert store.list_tables() == [(first, 1)]
+
+
+@pytest.mark.parametrize(
+    ("keys", "events"),
+    [
+        ([REFEREE_KEY], [action(1), action(2), replace(action(3), seq=2)]),
+        ([REFEREE_KEY, replace(SEAT0_KEY, key_hash=REFEREE_KEY.key_hash)], [action(1)]),
+    ],
+    ids=["two-events-same-seq", "two-keys-same-hash"],
+)
+def test_insert_table_with_an_invalid_row_stores_nothing_of_the_table(
+    store: Store, keys: list[KeyRow], events: list[EventRow]
+) -> None:
+    row = table_row()
+    with pytest.raises(REFUSALS):
+        store.insert_table(row, keys, events)
+    assert not store.exists(row.public_id)
+    assert store.list_tables() == []
+    # Nothing half-written blocks a correct insert of the same table afterwards.
+    stored = store.insert_table(row, [REFEREE_KEY], [action(1)])
+    assert store.keys(stored.id) == [REFEREE_KEY]
+    assert store.events(stored.id) == [action(1)]
+
+
+def test_insert_table_with_events_stores_the_whole_log(store: Store) -> None:
+    log = [action(1), EventRow(2, "undo", None, T2), EventRow(3, "redo", None, T2, "seat:1")]
+    stored = store.insert_table(table_row(), [REFEREE_KEY], log)
+    assert store.events(stored.id) == log
+    assert store.last_seq(stored.id) == 3
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+def test_appended_events_come_back_in_order_with_payload_time_and_actor(
+    store: Store, table: TableRow
+) -> None:
+    log = [
+        action(1, "seat:0", T1),
+        EventRow(2, "undo", None, T2, "referee"),
+        EventRow(3, "redo", None, T3, "referee"),
+        action(4, "seat:1", T3),
+    ]
+    for event in log:
+        store.append(table.id, event.seq - 1, event)
+    assert store.events(table.id) == log
+    assert store.events(table.id)[0].payload == action(1).payload
+
+
+def test_last_seq_is_zero_for_an_empty_log_then_the_newest_seq(
+    store: Store, table: TableRow
+) -> None:
+    assert store.last_seq(table.id) == 0
+    store.append(table.id, 0, action(1))
+    store.append(table.id, 1, action(2))
+    assert store.last_seq(table.id) == 2
+
+
+def test_events_after_n_returns_only_later_events(store: Store, table: TableRow) -> None:
+    for n in range(1, 6):
+        store.append(table.id, n - 1, action(n))
+    assert [e.seq for e in store.events(table.id, after=3)] == [4, 5]
+    assert [e.seq for e in store.events(table.id, after=0)] == [1, 2, 3, 4, 5]
+    assert store.events(table.id, after=5) == []
+
+
+def test_sequence_numbers_are_per_table(store: Store, table: TableRow) -> None:
+    other = store.insert_table(table_row("other-table-0123456789ab"), [REFEREE_KEY])
+    store.append(table.id, 0, action(1))
+    store.append(table.id, 1, action(2))
+    store.append(other.id, 0, action(1, "seat:0"))
+    assert store.last_seq(table.id) == 2 and store.last_seq(other.id) == 1
+    assert store.events(other.id) == [action(1, "seat:0")]
+
+
+@pytest.mark.parametrize(
+    ("expected_seq", "event_seq"),
+    [(0, 1), (1, 2), (3, 4)],
+    ids=["behind", "same-seq-as-the-last-write", "ahead"],
+)
+def test_append_with_wrong_expected_seq_raises_stale_and_writes_nothing(
+    store: Store, table: TableRow, expected_seq: int, event_seq: int
+) -> None:
+    store.append(table.id, 0, action(1))
+    store.append(table.id, 1, action(2))
+    event = action(event_seq, "seat:0", T3)
+    with pytest.raises(StaleState) as err:
+        store.append(table.id, expected_seq, event)
+    assert err.value.code == "table/stale"
+    assert store.events(table.id) == [action(1), action(2)]
+    assert store.last_seq(table.id) == 2
+
+
+def test_append_after_a_stale_refusal_still_works(store: Store, table: TableRow) -> None:
+    store.append(table.id, 0, action(1))
+    with pytest.raises(StaleState):
+        store.append(table.id, 0, action(1, "seat:0"))
+    store.append(table.id, 1, action(2))
+    assert [e.seq for e in store.events(table.id)] == [1, 2]
+
+
+def test_append_never_leaves_a_gap_in_the_log(store: Store, table: TableRow) -> None:
+    # The Protocol: ``event`` is appended "as expected_seq + 1". Refusing the mismatched row
+    # is as good as storing it as seq 1; storing it as seq 3 is not.
+    with pytest.raises(AidsError):
+        store.append(table.id, 0, action(3))
+    assert store.last_seq(table.id) == 0 and store.events(table.id) == []
+
+
+def race(appenders: Sequence[Callable[[], None]]) -> tuple[int, list[BaseException]]:
+    """Start the appenders together; returns how many succeeded and what the others raised."""
+    barrier = threading.Barrier(len(appenders))
+    won: list[int] = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def run(append: Callable[[], None]) -> None:
+        barrier.wait()
+        try:
+            append()
+        except BaseException as exc:
+            with lock:
+                errors.append(exc)
+        else:
+            with lock:
+                won.append(1)
+
+    threads = [threading.Thread(target=run, args=(a,)) for a in appenders]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads), "an append hung"
+    return len(won), errors
+
+
+def assert_one_winner_per_round(stores: list[Store], table: TableRow, rounds: int) -> None:
+    for n in range(rounds):
+        appenders = [
+            partial(s.append, table.id, n, action(n + 1, f"seat:{i}")) for i, s in enumerate(stores)
+        ]
+        won, errors = race(appenders)
+        assert won == 1, f"round {n}: {won} writers won"
+        assert len(errors) == len(stores) - 1
+        assert all(isinstance(e, StaleState) for e in errors), errors
+        assert all(e.code == "table/stale" for e in errors if isinstance(e, StaleState))
+    events = stores[0].events(table.id)
+    assert [e.seq for e in events] == list(range(1, rounds + 1))
+
+
+def test_two_threads_appending_the_same_seq_exactly_one_wins(store: Store, table: TableRow) -> None:
+    assert_one_winner_per_round([store, store], table, rounds=10)
+
+
+def test_two_store_instances_appending_the_same_seq_exactly_one_wins(
+    open_store: Callable[[], Store], store: Store, table: TableRow
+) -> None:
+    assert_one_winner_per_round([store, open_store()], table, rounds=10)
+
+
+# --- keys ---------------------------------------------------------------------------------
+
+
+def test_keys_returns_the_live_keys_given_to_insert_table(store: Store) -> None:
+    old = KeyRow("seat:1", hash_of("old-seat1"), T0, revoked_at=T1)
+    stored = store.insert_table(table_row(), [REFEREE_KEY, SEAT0_KEY, old])
+    assert set(store.keys(stored.id)) == {REFEREE_KEY, SEAT0_KEY}
+    assert set(store.keys(stored.id, include_revoked=True)) == {REFEREE_KEY, SEAT0_KEY, old}
+
+
+def test_replace_key_revokes_every_live_key_of_the_role_and_adds_the_new_one(
+    store: Store,
+) -> None:
+    second_seat0 = KeyRow("seat:0", hash_of("seat0-bis"), T0)
+    stored = store.insert_table(table_row(), [REFEREE_KEY, SEAT0_KEY, second_seat0, SEAT1_KEY])
+    new = KeyRow("seat:0", hash_of("seat0-new"), T2)
+    store.replace_key(stored.id, new, T2)
+    assert set(store.keys(stored.id)) == {REFEREE_KEY, new, SEAT1_KEY}
+    assert set(store.keys(stored.id, include_revoked=True)) == {
+        REFEREE_KEY,
+        replace(SEAT0_KEY, revoked_at=T2),
+        replace(second_seat0, revoked_at=T2),
+        new,
+        SEAT1_KEY,
+    }
+
+
+def test_replace_key_that_fails_revokes_nothing(store: Store, table: TableRow) -> None:
+    # The new row clashes with an existing key: the revocation must roll back with it.
+    with pytest.raises(REFUSALS):
+        store.replace_key(table.id, replace(SEAT1_KEY, role="seat:0", created_at=T2), T2)
+    assert set(store.keys(table.id, include_revoked=True)) == {
+        REFEREE_KEY,
+        SEAT0_KEY,
+        SEAT1_KEY,
+    }
+
+
+def test_revoke_keys_returns_the_count_then_zero_and_spares_other_roles(store: Store) -> None:
+    second_seat0 = KeyRow("seat:0", hash_of("seat0-bis"), T0)
+    stored = store.insert_table(table_row(), [REFEREE_KEY, SEAT0_KEY, second_seat0, SEAT1_KEY])
+    assert store.revoke_keys(stored.id, "seat:0", T2) == 2
+    assert store.revoke_keys(stored.id, "seat:0", T3) == 0
+    assert set(store.keys(stored.id)) == {REFEREE_KEY, SEAT1_KEY}
+    revoked = [k for k in store.keys(stored.id, include_revoked=True) if k.role == "seat:0"]
+    assert {k.revoked_at for k in revoked} == {T2}  # the second call changed nothing
+
+
+def test_keys_of_one_table_are_not_touched_by_another(store: Store, table: TableRow) -> None:
+    other = store.insert_table(table_row("other-table-0123456789ab"), [REFEREE_KEY, SEAT0_KEY])
+    store.replace_key(other.id, KeyRow("referee", hash_of("other-ref"), T2), T2)
+    assert store.revoke_keys(other.id, "seat:0", T2) == 1
+    assert set(store.keys(table.id, include_revoked=True)) == {
+        REFEREE_KEY,
+        SEAT0_KEY,
+        SEAT1_KEY,
+    }
+
+
+# --- listing and reopening ----------------------------------------------------------------
+
+
+def test_list_tables_is_empty_for_a_new_store(store: Store) -> None:
+    assert store.list_tables() == []
+
+
+def test_list_tables_is_newest_first_with_each_tables_last_seq(store: Store) -> None:
+    middle = store.insert_table(table_row("middle-table-0123456789a", T2), [REFEREE_KEY])
+    oldest = store.insert_table(table_row("oldest-table-0123456789a", T1), [REFEREE_KEY])
+    newest = store.insert_table(table_row("newest-table-0123456789a", T3), [REFEREE_KEY])
+    for n in range(1, 4):
+        store.append(oldest.id, n - 1, action(n))
+    store.append(newest.id, 0, action(1))
+    assert store.list_tables() == [(newest, 1), (middle, 0), (oldest, 3)]
+
+
+def test_second_instance_on_the_same_data_sees_everything_the_first_wrote(
+    open_store: Callable[[], Store], store: Store
+) -> None:
+    first = store.insert_table(table_row(), [REFEREE_KEY, SEAT0_KEY], [action(1)])
+    store.append(first.id, 1, EventRow(2, "undo", None, T2))
+    new = KeyRow("seat:0", hash_of("seat0-new"), T2)
+    store.replace_key(first.id, new, T2)
+    second = open_store()
+    assert second.exists(first.public_id)
+    assert second.get_table(first.public_id) == first
+    assert second.list_tables() == [(first, 2)]
+    assert second.events(first.id) == [action(1), EventRow(2, "undo", None, T2)]
+    assert set(second.keys(first.id)) == {REFEREE_KEY, new}
+    # ... and the other way round: the first instance sees what the second writes.
+    second.append(first.id, 2, EventRow(3, "redo", None, T3, "seat:0"))
+    assert store.last_seq(first.id) == 3
+    assert store.events(first.id, after=2) == [EventRow(3, "redo", None, T3, "seat:0")]
