@@ -68,8 +68,12 @@ class Store(Protocol):
 
     def events(self, table_id: int, after: int = 0) -> list[EventRow]: ...
 
-    def append(self, table_id: int, expected_seq: int, event: EventRow) -> None:
-        """Append ``event`` as ``expected_seq + 1``; ``StaleState`` if the log has moved on."""
+    def append(
+        self, table_id: int, expected_seq: int, event: EventRow, *, key_hash: str | None = None
+    ) -> None:
+        """Append ``event`` as ``expected_seq + 1``, in one transaction that checks the log
+        still ends at ``expected_seq`` (else ``StaleState``) and, given ``key_hash``, that a
+        live key with that hash is held by ``event.actor`` (else ``Forbidden``)."""
         ...
 
     def keys(self, table_id: int, *, include_revoked: bool = False) -> list[KeyRow]: ...

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from aids.core.errors import InvalidAction, NotFound, StaleState, StoreError
+from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState, StoreError
 from aids.store.base import EventRow, KeyRow, TableRow
 
 APPLICATION_ID = 0x52_4E_41_49  # "RNAI": race-night aids
@@ -264,20 +264,27 @@ class SqliteStore:
             ).fetchall()
         return [EventRow(r[0], r[1], json.loads(r[2]) if r[2] else None, r[3], r[4]) for r in rows]
 
-    def append(self, table_id: int, expected_seq: int, event: EventRow) -> None:
+    def append(
+        self, table_id: int, expected_seq: int, event: EventRow, *, key_hash: str | None = None
+    ) -> None:
         if event.seq != expected_seq + 1:  # the log never skips or repeats a step
             raise InvalidAction("import/seq", seq=event.seq)
+        key_check = (
+            ""
+            if key_hash is None
+            else " AND EXISTS (SELECT 1 FROM keys WHERE table_id = ? AND key_hash = ?"
+            " AND role = ? AND revoked_at IS NULL)"
+        )
+        key_params = () if key_hash is None else (table_id, key_hash, event.actor)
         with self._write() as conn:
-            row = conn.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,)
-            ).fetchone()
-            actual = int(row[0])
-            if actual != expected_seq:
-                raise StaleState("table/stale", expected=expected_seq, actual=actual)
             try:
-                conn.execute(
+                # One statement: insert only if the log still ends at expected_seq (and the
+                # writer's key is live), so no other writer can come between check and write.
+                cur = conn.execute(
                     "INSERT INTO events (table_id, seq, kind, payload, created_at, actor)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    " SELECT ?, ?, ?, ?, ?, ? WHERE"
+                    " (SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?) = ?"
+                    + key_check,
                     (
                         table_id,
                         event.seq,
@@ -285,10 +292,21 @@ class SqliteStore:
                         _dump(event.payload),
                         event.created_at,
                         event.actor,
+                        table_id,
+                        expected_seq,
+                        *key_params,
                     ),
                 )
             except sqlite3.IntegrityError:  # another process won the same seq
                 raise StaleState("table/stale", expected=expected_seq, actual=event.seq) from None
+            if cur.rowcount == 1:
+                return
+            if key_hash is not None and not _live_key(conn, table_id, key_hash, event.actor):
+                raise Forbidden("table/forbidden")
+            actual = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,)
+            ).fetchone()[0]
+            raise StaleState("table/stale", expected=expected_seq, actual=int(actual))
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -322,6 +340,15 @@ class SqliteStore:
                 (revoked_at, table_id, role),
             )
             return int(cur.rowcount)
+
+
+def _live_key(conn: sqlite3.Connection, table_id: int, key_hash: str, role: str) -> bool:
+    hit = conn.execute(
+        "SELECT 1 FROM keys WHERE table_id = ? AND key_hash = ? AND role = ?"
+        " AND revoked_at IS NULL",
+        (table_id, key_hash, role),
+    )
+    return hit.fetchone() is not None
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:

@@ -44,13 +44,17 @@ class Fold:
     def state(self) -> Any:
         return self.states[-1]
 
-    def step(self, event: EventRow) -> None:
-        """Apply one stored event; raises if the log is not a legal history."""
+    def step(self, event: EventRow, action: Any | None = None) -> None:
+        """Apply one stored event; raises if the log is not a legal history.
+
+        ``action`` is the event's payload already parsed (a write parses it once).
+        """
         if event.seq != self.seq + 1:
             raise InvalidAction("import/seq", seq=event.seq)
         actor = Role.parse(event.actor)
         if event.kind == "action":
-            action = self.game.action_from_dict(event.payload)
+            if action is None:
+                action = self.game.action_from_dict(event.payload)
             self.states.append(self.game.apply(self.state, action, actor))
             self.applied.append(event.seq)
             self.redo.clear()

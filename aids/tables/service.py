@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from aids.core.errors import Forbidden, InvalidAction, StaleState
@@ -38,11 +39,12 @@ class TableInfo:
     rules_version: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Snapshot:
     """What one reader may see of a table: its state and log through ``view`` for ``role``.
 
     ``seq`` is the sequence number a write must name; ``to_move`` the actors who may act now.
+    The log is filtered when first read (a write's result is rarely read for its log).
     """
 
     info: TableInfo
@@ -50,11 +52,36 @@ class Snapshot:
     seats: tuple[str, ...]
     seq: int
     state: Any
-    log: tuple[LogEntry, ...]
     can_undo: bool
     can_redo: bool
     to_move: frozenset[Role]
     outcome: Outcome | None
+    _fold: Fold = field(repr=False, compare=False)
+
+    @cached_property
+    def log(self) -> tuple[LogEntry, ...]:
+        """The audit trail as ``role`` may see it: secret choices still held are sealed."""
+        fold, role = self._fold, self.role
+        live = set(fold.applied)
+        out: list[LogEntry] = []
+        for e in fold.entries:
+            if e.kind != "action":
+                out.append(e)
+                continue
+            seen = fold.game.view_action(fold.state, e.action, role)
+            out.append(
+                LogEntry(
+                    e.seq,
+                    e.kind,
+                    seen,
+                    e.seq not in live,
+                    e.created_at,
+                    e.actor,
+                    e.target,
+                    sealed=seen is None,
+                )
+            )
+        return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +108,7 @@ class TableService:
         self.games = dict(games)
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[TableRow, Fold]] = {}
+        self._live_keys: dict[int, list[KeyRow]] = {}  # by table id; writes re-check in the store
 
     def game(self, kind: str) -> AnyGame:
         try:
@@ -119,12 +147,38 @@ class TableService:
         or revoked key is a viewer; a live key is the role it was issued for."""
         if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
             return VIEWER
-        row = self.store.get_table(public_id)
+        return self._role(self._row(public_id), key, fresh=True)[0]
+
+    def _role(self, row: TableRow, key: object, *, fresh: bool) -> tuple[Role, str | None]:
+        """The key's role and hash. Reads ask the store each time (a revoked key stops at
+        once); a write may use the keys this process last saw, because the store's append
+        checks the key again in the write's own transaction."""
+        if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
+            return VIEWER, None
         digest = hash_key(key)
-        for stored in self.store.keys(row.id):
-            if same_hash(stored.key_hash, digest):
-                return Role.parse(stored.role)
-        return VIEWER
+        for attempt in ("cached", "fresh"):
+            with self._lock:
+                keys = None if fresh or attempt == "fresh" else self._live_keys.get(row.id)
+            if keys is None:
+                keys = self.store.keys(row.id)
+                with self._lock:
+                    self._live_keys[row.id] = keys
+            for stored in keys:
+                if same_hash(stored.key_hash, digest):
+                    return Role.parse(stored.role), digest
+            if fresh:
+                break
+        return VIEWER, None
+
+    def _forget_keys(self, row: TableRow) -> None:
+        with self._lock:
+            self._live_keys.pop(row.id, None)
+
+    def _row(self, public_id: str) -> TableRow:
+        """The table's row (immutable once created): from the cache, else the store."""
+        with self._lock:
+            cached = self._cache.get(public_id)
+        return cached[0] if cached else self.store.get_table(public_id)
 
     def snapshot(self, public_id: str, role: Role = VIEWER) -> Snapshot:
         """The table as ``role`` may see it (the viewer's by default)."""
@@ -151,15 +205,17 @@ class TableService:
     def _write(
         self, public_id: str, key: object, expected_seq: int, kind: str, action: Any
     ) -> Snapshot:
-        row, fold = self._fold(public_id)
-        role = self.role_for(public_id, key)
+        row, fold = self._fold(public_id, refresh=False)
+        role, key_hash = self._role(row, key, fresh=False)
         if role.is_viewer or (kind != "action" and not role.is_referee):
             raise Forbidden("table/forbidden")
         if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
             raise InvalidAction("table/seq")
+        if fold.seq != expected_seq:  # maybe another process wrote: look before refusing
+            row, fold = self._fold(public_id)
         if fold.seq != expected_seq:
             raise StaleState("table/stale", expected=expected_seq, actual=fold.seq)
-        payload = None
+        payload = parsed = None
         if kind == "action":
             game = fold.game
             # A dict is parsed; an object is normalised through its dict form (same checks).
@@ -171,16 +227,24 @@ class TableService:
             payload = game.action_to_dict(parsed)
         event = EventRow(expected_seq + 1, kind, payload, now(), str(role))
         trial = fold.copy()
-        trial.step(event)  # the engine validates before anything is written
-        self.store.append(row.id, expected_seq, event)  # StaleState if the log moved on
+        trial.step(event, parsed)  # the engine validates before anything is written
+        try:  # StaleState if the log moved on, Forbidden if the key was revoked meanwhile
+            self.store.append(row.id, expected_seq, event, key_hash=key_hash)
+        except Forbidden:
+            self._forget_keys(row)
+            raise
         with self._lock:
             cached = self._cache.get(public_id)
             if cached is None or cached[1].seq <= expected_seq:
                 self._cache[public_id] = (row, trial)
         return _snapshot(row, trial, role)
 
-    def _fold(self, public_id: str) -> tuple[TableRow, Fold]:
-        """The cached fold brought up to date with any events written since (by anyone)."""
+    def _fold(self, public_id: str, *, refresh: bool = True) -> tuple[TableRow, Fold]:
+        """The cached fold brought up to date with any events written since (by anyone).
+
+        A write may skip the refresh when its expected sequence matches the cache: the append
+        checks the sequence again inside its transaction, so a stale cache cannot slip through.
+        """
         if not isinstance(public_id, str):
             raise InvalidAction("table/public_id")
         with self._lock:
@@ -190,6 +254,8 @@ class TableService:
             fold = start(self.game(row.kind), row)
         else:
             row, fold = cached
+            if not refresh:
+                return row, fold
         latest = self.store.last_seq(row.id)
         if latest != fold.seq:
             fold = fold.copy()
@@ -222,6 +288,7 @@ class TableService:
         self._check_role(row, role)
         if role.is_referee:
             raise InvalidAction("table/revoke_referee")
+        self._forget_keys(row)
         return self.store.revoke_keys(row.id, str(role), now())
 
     def reissue_key(self, public_id: str, role: Role = REFEREE) -> str:
@@ -231,6 +298,7 @@ class TableService:
 
     def _issue(self, row: TableRow, role: Role) -> str:
         self._check_role(row, role)
+        self._forget_keys(row)
         key = new_key()
         stamp = now()
         self.store.replace_key(row.id, KeyRow(str(role), hash_key(key), stamp), stamp)
@@ -247,7 +315,7 @@ class TableService:
             raise InvalidAction("table/role", role=str(role))
 
     def _referee_row(self, public_id: str, key: object) -> TableRow:
-        if not self.role_for(public_id, key).is_referee:
+        if not self.role_for(public_id, key).is_referee:  # always a fresh look at the keys
             raise Forbidden("table/forbidden")
         return self.store.get_table(public_id)
 
@@ -280,36 +348,16 @@ def _to_dict(action: Any) -> Any:
 
 def _snapshot(row: TableRow, fold: Fold, role: Role) -> Snapshot:
     game = fold.game
-    state = fold.state
-    live = set(fold.applied)
-    log: list[LogEntry] = []
-    for e in fold.entries:
-        if e.kind != "action":
-            log.append(e)
-            continue
-        seen = game.view_action(state, e.action, role)
-        log.append(
-            LogEntry(
-                e.seq,
-                e.kind,
-                seen,
-                e.seq not in live,
-                e.created_at,
-                e.actor,
-                e.target,
-                sealed=seen is None,
-            )
-        )
     referee = role.is_referee
     return Snapshot(
         _info(row),
         role,
         fold.seats,
         fold.seq,
-        game.view(state, role),
-        tuple(log),
+        game.view(fold.state, role),
         referee and bool(fold.applied),
         referee and bool(fold.redo),
-        game.to_move(state),
-        game.outcome(state),
+        game.to_move(fold.state),
+        game.outcome(fold.state),
+        fold,
     )

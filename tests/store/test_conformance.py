@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.errors import AidsError, InvalidAction, NotFound, StaleState
+from aids.core.errors import AidsError, Forbidden, InvalidAction, NotFound, StaleState
 from aids.store.base import EventRow, KeyRow, Store, TableRow
 from aids.store.sqlite import SqliteStore
 
@@ -235,6 +235,24 @@ def test_append_after_a_stale_refusal_still_works(store: Store, table: TableRow)
     with pytest.raises(StaleState):
         store.append(table.id, 0, action(1, "seat:0"))
     store.append(table.id, 1, action(2))
+    assert [e.seq for e in store.events(table.id)] == [1, 2]
+
+
+def test_append_with_a_key_checks_it_is_live_and_held_by_the_actor(
+    store: Store, table: TableRow
+) -> None:
+    store.append(table.id, 0, action(1), key_hash=REFEREE_KEY.key_hash)
+    store.append(table.id, 1, action(2, actor="seat:0"), key_hash=SEAT0_KEY.key_hash)
+    refusals = [
+        (action(3, actor="seat:1"), SEAT0_KEY.key_hash),  # seat 0's key for seat 1's action
+        (action(3), hash_of("nobody")),  # a key the table never had
+    ]
+    for event, key_hash in refusals:
+        with pytest.raises(Forbidden):
+            store.append(table.id, 2, event, key_hash=key_hash)
+    store.revoke_keys(table.id, "seat:1", T1)
+    with pytest.raises(Forbidden):
+        store.append(table.id, 2, action(3, actor="seat:1"), key_hash=SEAT1_KEY.key_hash)
     assert [e.seq for e in store.events(table.id)] == [1, 2]
 
 

@@ -194,3 +194,17 @@ def test_a_table_of_a_game_this_process_does_not_know_is_refused(
     with pytest.raises(InvalidAction) as err:
         without_fake.snapshot(pid)
     assert err.value.code == "table/unknown_game"
+
+
+def test_a_key_revoked_by_another_process_stops_the_next_write(
+    all_service: TableService, sprint, db_path: Path
+) -> None:
+    pid, referee, k0, _ = sprint
+    all_service.record(pid, k0, 0, commit(0, 1))  # this process now knows seat 0's key
+    all_service.undo(pid, referee, 1)
+    other = TableService(SqliteStore(db_path), all_service.games)  # e.g. a second tracker
+    other.revoke_key(pid, referee, SEAT0)
+    before = rows(db_path)
+    with pytest.raises(Forbidden):
+        all_service.record(pid, k0, 2, commit(0, 2))
+    assert rows(db_path) == before
