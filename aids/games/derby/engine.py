@@ -82,7 +82,12 @@ def card_fits(state: DerbyState, horse: int, card: Card) -> bool:
 
 
 def legal_bet_horses(state: DerbyState) -> tuple[int, ...]:
-    """Horses the player to act may bet on now (empty when no bet is possible)."""
+    """Horses the player to act may bet on now (empty when no bet is possible).
+
+    >>> start = initial_state(DerbySetup.default(["Aki", "Ben"]))
+    >>> legal_bet_horses(apply(start, Bet(0, 2)))  # one counter per turn
+    ()
+    """
     if state.ended or state.bet_made or state.fence not in load().betting_fences:
         return ()
     if state.counters_left(state.turn) <= 0:
@@ -95,6 +100,10 @@ def legal_cards(state: DerbyState, horse: int) -> tuple[Card, ...]:
     """Cards the player to act may play on ``horse`` now.
 
     Tracking: every unplayed card that fits (the hand is private). Simulation: from the hand.
+
+    >>> start = initial_state(DerbySetup.default(["Aki", "Ben", "Chie"]))
+    >>> len(legal_cards(start, 0))  # ten of the horse's colour, ten black
+    20
     """
     if state.ended or not 0 <= horse < len(state.fallen) or state.fallen[horse] is not None:
         return ()
