@@ -46,6 +46,8 @@ CREATE TABLE IF NOT EXISTS events (
     actor TEXT NOT NULL DEFAULT 'referee',
     PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
+"""
+KEYS = """
 CREATE TABLE IF NOT EXISTS keys (
     table_id INTEGER NOT NULL REFERENCES tables(id),
     role TEXT NOT NULL,
@@ -63,15 +65,9 @@ MIGRATIONS: dict[int, str] = {
     1: """
 ALTER TABLE events ADD COLUMN actor TEXT NOT NULL DEFAULT 'referee';
 ALTER TABLE tables ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1;
-CREATE TABLE keys (
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    role TEXT NOT NULL,
-    key_hash TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    revoked_at TEXT,
-    PRIMARY KEY (table_id, key_hash)
-) WITHOUT ROWID;
-CREATE INDEX keys_live ON keys (table_id, role) WHERE revoked_at IS NULL;
+"""
+    + KEYS
+    + """
 INSERT INTO keys (table_id, role, key_hash, created_at)
     SELECT id, 'referee', referee_key_hash, created_at FROM tables;
 ALTER TABLE tables DROP COLUMN referee_key_hash;
@@ -125,7 +121,7 @@ class SqliteStore:
             if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 version = SCHEMA_VERSION  # another process finished the same step meanwhile
             elif version == 0:
-                _run_script(conn, SCHEMA)
+                _run_script(conn, SCHEMA + KEYS)
             else:
                 for step in range(version, SCHEMA_VERSION):
                     _run_script(conn, MIGRATIONS[step])

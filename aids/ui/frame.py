@@ -159,23 +159,19 @@ def _seat(snapshot: Snapshot, role: Role) -> str:
 
 def _undo_redo(ctx: TableContext) -> None:
     pid, key, seq = ctx.snapshot.info.public_id, ctx.key, ctx.snapshot.seq
-    undo_col, redo_col = st.columns(2)
-    undo_col.button(
-        "↶ " + tr("table.undo"),
-        key="undo",
-        disabled=not ctx.snapshot.can_undo,
-        on_click=run_write,
-        args=(lambda: service().undo(pid, key, seq),),
-        use_container_width=True,
+    steps = (
+        ("undo", "↶", ctx.snapshot.can_undo, service().undo),
+        ("redo", "↷", ctx.snapshot.can_redo, service().redo),
     )
-    redo_col.button(
-        "↷ " + tr("table.redo"),
-        key="redo",
-        disabled=not ctx.snapshot.can_redo,
-        on_click=run_write,
-        args=(lambda: service().redo(pid, key, seq),),
-        use_container_width=True,
-    )
+    for column, (name, arrow, possible, write) in zip(st.columns(2), steps, strict=True):
+        column.button(
+            f"{arrow} {tr(f'table.{name}')}",
+            key=name,
+            disabled=not possible,
+            on_click=run_write,
+            args=(lambda w=write: w(pid, key, seq),),
+            use_container_width=True,
+        )
 
 
 # --- log and rulings -----------------------------------------------------------------------

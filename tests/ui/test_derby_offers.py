@@ -21,24 +21,18 @@ from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.games.derby.helpers import FENCE1, ROWS
-
-APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
+from tests.ui.conftest import new_app
 
 
 @pytest.fixture
-def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[TableService, str, str]:
-    db = tmp_path / "app.sqlite3"
-    monkeypatch.setenv("AIDS_DB", str(db))
-    monkeypatch.setenv("AIDS_PUBLIC_URL", "http://race.test:8501")
-    service = TableService(SqliteStore(db), engines())
+def table(app_db: Path) -> tuple[TableService, str, str]:
+    service = TableService(SqliteStore(app_db), engines())
     info, key = service.create("derby", "Offers", DerbySetup.default(["A", "B"]).to_dict())
     return service, info.public_id, key
 
 
 def page(pid: str, key: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params.update({"table": pid, "key": key, "lang": "en"})
-    return at.run()
+    return new_app(table=pid, key=key, lang="en")
 
 
 def shown(label: str) -> str:

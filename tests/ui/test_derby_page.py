@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from aids.games.derby import engine
@@ -13,23 +12,7 @@ from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.games.derby.helpers import ROWS
 from tests.games.derby.test_full_race import RACE
-
-APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
-
-
-@pytest.fixture
-def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "app.sqlite3"
-    monkeypatch.setenv("AIDS_DB", str(path))
-    monkeypatch.setenv("AIDS_PUBLIC_URL", "http://race.test:8501")
-    return path
-
-
-def new_app(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for k, v in params.items():
-        at.query_params[k] = v
-    return at.run()
+from tests.ui.conftest import new_app
 
 
 def create_table(at: AppTest, title: str, players: list[str]) -> AppTest:

@@ -15,25 +15,10 @@ from aids.games.base import REFEREE, Role
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.conftest import FAKE_PLUGIN
+from tests.ui.conftest import new_app
 
-APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
-
-
-@pytest.fixture
-def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "app.sqlite3"
-    monkeypatch.setenv("AIDS_DB", str(path))
-    monkeypatch.setenv("AIDS_PUBLIC_URL", "http://race.test:8501")
-    monkeypatch.setenv("AIDS_GAME_PLUGINS", FAKE_PLUGIN)
-    return path
-
-
-def run(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for k, v in params.items():
-        at.query_params[k] = v
-    return at.run()
+pytestmark = pytest.mark.usefixtures("with_fake_game")
+run = new_app
 
 
 def html(at: AppTest) -> str:
