@@ -3,29 +3,38 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 from aids import registry
+from aids.core import inputs
 from aids.core.errors import AidsError, InvalidAction
 from aids.core.i18n import LANGS, normalise_lang, t
-from aids.core.links import public_base_url, referee_url, viewer_url
+from aids.core.links import (
+    configured_base_url,
+    configured_port,
+    public_base_url,
+    referee_url,
+    viewer_url,
+)
 from aids.games.base import REFEREE, VIEWER, Role
-from aids.paths import OUTPUT, ROOT, database_path
+from aids.paths import OUTPUT, ROOT, database_path, tracker_file
 from aids.registry import open_service
+from aids.store.sqlite import SqliteStore
 from aids.tables import load_export
 
 MAX_RECORD_FILE = 10 * 1024 * 1024  # bytes; a night's log is a few hundred lines
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    lang = normalise_lang(args.lang or os.environ.get("AIDS_LANG"))
+    """Run one command; every refusal is a code and a message on stderr and exit status 2."""
+    lang = normalise_lang(os.environ.get("AIDS_LANG"))
     try:
+        args = _parser().parse_args(argv)
+        lang = normalise_lang(args.lang or lang)
         return int(args.run(args, lang) or 0)
     except AidsError as exc:
         print(f"{exc.code}: {exc.message(lang)}", file=sys.stderr)
@@ -39,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     kinds = list(registry.entries())
 
     serve = sub.add_parser("serve", help="start the Streamlit tracker")
-    serve.add_argument("--port", type=int, default=int(os.environ.get("AIDS_PORT", 8501)))
+    serve.add_argument("--port", type=_port, default=None, help="default: AIDS_PORT or 8501")
     serve.add_argument("--address", default="0.0.0.0", help="listen address (0.0.0.0 = LAN)")
     serve.set_defaults(run=_serve)
 
@@ -86,30 +95,71 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _port(raw: str) -> int:
+    return inputs.whole_number(raw, "--port", low=1, high=65535)
+
+
 def _serve(args: argparse.Namespace, lang: str) -> int:
+    """Become the Streamlit server (exec, not a child): a service manager's SIGTERM reaches
+    Streamlit itself, and no process is left holding the port."""
+    port = args.port or configured_port()
     db = database_path()
-    db.parent.mkdir(parents=True, exist_ok=True)
-    os.environ["AIDS_PORT"] = str(args.port)  # the page's QR codes use the port served
-    base = public_base_url()
-    print(f"Tracker: http://localhost:{args.port}/   (phones on this network: {base}/)")
-    print(f"Data:    {db}")
-    env = dict(os.environ)
+    SqliteStore(db).close()  # a data file that cannot be used is reported here, before serving
+    base = public_base_url(port=port)
+    print(f"Tracker: http://localhost:{port}/   (phones on this network: {base}/)")
+    print(f"Data:    {db}", flush=True)
+    _write_tracker_file(port)
+    env = dict(os.environ, AIDS_PORT=str(port))  # the page's QR codes use the port served
     command = [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
-        "--server.port", str(args.port),
+        "--server.port", str(port),
         "--server.address", args.address,
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
-    return subprocess.call(command, env=env)
+    os.execve(sys.executable, command, env)
+    return 0  # not reached
+
+
+def _write_tracker_file(port: int) -> None:
+    """Where this tracker listens, so ``aids print`` and ``aids new`` print its real port."""
+    with contextlib.suppress(OSError):
+        tracker_file().write_text(json.dumps({"pid": os.getpid(), "port": port}))
+
+
+def _tracker_port() -> int | None:
+    """The port of the tracker running on this data folder, if one is."""
+    try:
+        info = json.loads(tracker_file().read_text())
+        pid, port = int(info["pid"]), int(info["port"])
+        os.kill(pid, 0)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return port
+
+
+def _base(override: str | None, lang: str) -> str:
+    """The base URL printed into links and QR codes, by the page's rule; warn on a guess."""
+    if configured_base_url(override):
+        return public_base_url(override)
+    port = _tracker_port()
+    base = public_base_url(port=port)
+    if port is None:
+        print(t("table.base_url_guess", lang, url=base), file=sys.stderr)
+    return base
 
 
 def _print(args: argparse.Namespace, lang: str) -> int:
     from aids.print.frame import render_sheet
 
-    base = public_base_url(args.base_url)
+    base = _base(args.base_url, lang)
     out_dir = args.out or OUTPUT
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InvalidAction("output/folder", path=str(out_dir))
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidAction("output/file", path=str(out_dir), detail=_why(exc)) from None
     langs = LANGS if args.sheet_lang == "both" else (args.sheet_lang,)
     entry = registry.entry(args.game)
     snapshot = None
@@ -121,7 +171,7 @@ def _print(args: argparse.Namespace, lang: str) -> int:
     for sheet_lang in langs:
         tag = "blank" if snapshot is None else snapshot.info.public_id[:8]
         path = out_dir / f"{args.game}-sheet-{tag}-{sheet_lang}-{args.paper}.pdf"
-        path.write_bytes(render_sheet(sheet, entry.game, snapshot, base, sheet_lang, args.paper))
+        _write(path, render_sheet(sheet, entry.game, snapshot, base, sheet_lang, args.paper))
         print(path)
     return 0
 
@@ -130,7 +180,7 @@ def _new(args: argparse.Namespace, lang: str) -> int:
     game = registry.entry(args.game).game
     setup = game.setup_to_dict(game.default_setup(args.player, lang))
     info, key = open_service().create(args.game, args.title, setup)
-    base = public_base_url(args.base_url)
+    base = _base(args.base_url, lang)
     print(f"{t('table.referee_link', lang)}: {referee_url(base, info.public_id, key)}")
     print(f"{t('table.viewer_link', lang)}: {viewer_url(base, info.public_id)}")
     return 0
@@ -156,7 +206,7 @@ def _key(args: argparse.Namespace, lang: str) -> int:
         print(t("table.revoked_n", lang, n=count, role=str(role)))
         return 0
     key = service.reissue_key(args.table, role)
-    base = public_base_url(args.base_url)
+    base = _base(args.base_url, lang)
     label = "table.referee_link" if role == REFEREE else "table.seat_link"
     print(f"{t(label, lang, role=str(role))}: {referee_url(base, args.table, key)}")
     return 0
@@ -165,29 +215,24 @@ def _key(args: argparse.Namespace, lang: str) -> int:
 def _record(args: argparse.Namespace, lang: str) -> int:
     """Append each line's action in turn; stop at the first refused line (nothing after it)."""
     service = open_service()
-    try:
-        raw = sys.stdin.buffer.read(MAX_RECORD_FILE + 1) if str(args.file) == "-" else b""
-        if str(args.file) != "-":
-            with open(args.file, "rb") as fh:
-                raw = fh.read(MAX_RECORD_FILE + 1)
-    except OSError as exc:
-        raise InvalidAction("record/file", path=str(args.file), detail=exc.strerror) from None
-    if len(raw) > MAX_RECORD_FILE:
-        raise InvalidAction("record/too_big", limit=MAX_RECORD_FILE)
+    if str(args.file) == "-":
+        raw = sys.stdin.buffer.read(MAX_RECORD_FILE + 1)
+        if len(raw) > MAX_RECORD_FILE:
+            raise InvalidAction("input/too_big", field="FILE", max=MAX_RECORD_FILE)
+    else:
+        raw = inputs.read_file(args.file, "FILE", max_bytes=MAX_RECORD_FILE)
     try:
         lines = raw.decode("utf-8").splitlines()
     except UnicodeDecodeError:
-        raise InvalidAction("record/line", line=0, detail="UTF-8") from None
+        raise InvalidAction("input/encoding", field="FILE") from None
     seq = service.snapshot(args.table).seq
     recorded = 0
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            action = json.loads(line)
+            action = inputs.json_document(line)
             seq = service.record(args.table, args.key, seq, action).seq
-        except json.JSONDecodeError as exc:
-            raise InvalidAction("record/line", line=number, detail=exc.msg) from None
         except AidsError as exc:
             where = t("table.record_refused", lang, line=number, recorded=recorded)
             print(f"{where}\n{exc.code}: {exc.message(lang)}", file=sys.stderr)
@@ -197,10 +242,21 @@ def _record(args: argparse.Namespace, lang: str) -> int:
     return 0
 
 
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise InvalidAction("output/file", path=str(path), detail=_why(exc)) from None
+
+
 def _export(args: argparse.Namespace, lang: str) -> int:
     text = json.dumps(open_service().export(args.table), ensure_ascii=False, indent=2)
     if args.output:
-        args.output.write_text(text + "\n", encoding="utf-8")
+        _write(args.output, (text + "\n").encode("utf-8"))
         print(args.output)
     else:
         print(text)
@@ -208,13 +264,10 @@ def _export(args: argparse.Namespace, lang: str) -> int:
 
 
 def _import(args: argparse.Namespace, lang: str) -> int:
-    try:
-        text = args.file.read_bytes()
-    except OSError as exc:
-        raise InvalidAction("import/json", detail=str(exc)[:200]) from exc
-    info = open_service().import_(load_export(text))
+    data = inputs.read_file(args.file, "FILE")
+    info = open_service().import_(load_export(data))
     print(f"{t('table.imported', lang)}: {info.title} ({info.public_id})")
-    print(viewer_url(public_base_url(), info.public_id))
+    print(viewer_url(_base(None, lang), info.public_id))
     return 0
 
 

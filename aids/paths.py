@@ -19,3 +19,8 @@ def data_dir() -> Path:
 def database_path() -> Path:
     """The embedded default store: ``AIDS_DB`` or ``<data dir>/aids.sqlite3``."""
     return Path(os.environ.get("AIDS_DB") or data_dir() / "aids.sqlite3")
+
+
+def tracker_file() -> Path:
+    """Where a running ``aids serve`` notes its port (beside the data file)."""
+    return database_path().parent / "tracker.json"

@@ -11,6 +11,8 @@ import os
 import socket
 from urllib.parse import urlencode
 
+from aids.core import inputs
+
 DEFAULT_PORT = 8501
 
 
@@ -36,13 +38,28 @@ def lan_address() -> str | None:
     return None if address.startswith(("127.", "0.")) else address
 
 
-def public_base_url(override: str | None = None) -> str:
-    """Where phones reach the tracker: override, ``AIDS_PUBLIC_URL``, or the LAN default."""
-    configured = override or os.environ.get("AIDS_PUBLIC_URL")
+def configured_base_url(override: str | None = None) -> str | None:
+    """The base URL someone set (``--base-url``, else ``AIDS_PUBLIC_URL``), checked; or None."""
+    if override:
+        return inputs.base_url(override, "--base-url")
+    configured = os.environ.get("AIDS_PUBLIC_URL")
+    return inputs.base_url(configured, "AIDS_PUBLIC_URL") if configured else None
+
+
+def configured_port() -> int:
+    """``AIDS_PORT`` (the port ``aids serve`` listens on), else 8501."""
+    raw = os.environ.get("AIDS_PORT") or DEFAULT_PORT
+    return inputs.whole_number(raw, "AIDS_PORT", low=1, high=65535)
+
+
+def public_base_url(override: str | None = None, port: int | None = None) -> str:
+    """Where phones reach the tracker, one rule for the page and the CLI: ``--base-url``, else
+    ``AIDS_PUBLIC_URL``, else this machine's LAN address and the tracker's actual ``port``
+    (``AIDS_PORT`` or 8501 when the caller does not know it)."""
+    configured = configured_base_url(override)
     if configured:
-        return configured.rstrip("/")
-    port = os.environ.get("AIDS_PORT", str(DEFAULT_PORT))
-    return f"http://{lan_address() or 'localhost'}:{port}"
+        return configured
+    return f"http://{lan_address() or 'localhost'}:{port or configured_port()}"
 
 
 def home_url(base: str, lang: str | None = None) -> str:

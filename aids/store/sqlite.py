@@ -13,13 +13,16 @@ are migrated in place when opened, a file of another program is refused untouche
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState, StoreError
 from aids.store.base import EventRow, KeyRow, TableRow
@@ -85,19 +88,19 @@ class SqliteStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
+        self.read_only = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError("store/open", path=str(self.path), detail=exc.strerror) from None
         if self.path.is_dir():
             raise StoreError("store/open", path=str(self.path), detail="is a directory")
-        try:
-            with self._connect() as conn:
-                self._prepare(conn)
-        except sqlite3.DatabaseError as exc:
-            damaged = getattr(exc, "sqlite_errorname", "") in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
-            code = "store/corrupt" if damaged else "store/open"
-            raise StoreError(code, path=str(self.path), detail=str(exc)) from None
+        # A file we may read but not write (a copy on a stick, a backup folder) is opened
+        # read-only: tables can still be viewed and exported.
+        self.read_only = self.path.exists() and not os.access(self.path, os.W_OK)
+        self._uri = f"file:{quote(str(self.path.resolve()))}?mode=ro" if self.read_only else ""
+        with self._connect() as conn:
+            self._prepare(conn)
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
         """Create, migrate or refuse the file: never touch a file that is not ours."""
@@ -113,6 +116,10 @@ class SqliteStore:
             raise StoreError("store/foreign", path=str(self.path))
         if version > SCHEMA_VERSION:
             raise StoreError("store/newer", path=str(self.path), version=version)
+        if self.read_only:
+            if version != SCHEMA_VERSION:
+                raise StoreError("store/read_only_old", path=str(self.path))
+            return
         conn.execute("PRAGMA journal_mode=WAL")
         if version == SCHEMA_VERSION:
             return
@@ -134,17 +141,23 @@ class SqliteStore:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        """Borrow a connection (one thread at a time) and give it back afterwards."""
+        """Borrow a connection (one thread at a time) and give it back afterwards.
+
+        A fault of the database file (full disk, damage, read-only) becomes a ``StoreError``
+        naming the file and what to do; the connection is then closed, not reused.
+        """
         try:
             conn = self._idle.get_nowait()
         except queue.Empty:
-            conn = sqlite3.connect(
-                self.path, timeout=10, isolation_level=None, check_same_thread=False
-            )
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA synchronous=FULL")
+            try:
+                conn = self._open()
+            except sqlite3.Error as exc:
+                raise self._fault(exc) from None
         try:
             yield conn
+        except sqlite3.Error as exc:
+            conn.close()
+            raise self._fault(exc) from None
         except BaseException:
             conn.close()  # a connection in an unknown state is not reused
             raise
@@ -152,6 +165,45 @@ class SqliteStore:
             conn.close()
         else:
             self._idle.put(conn)
+
+    def _open(self) -> sqlite3.Connection:
+        if self.read_only:
+            try:
+                conn = self._connect_uri(self._uri)
+                conn.execute("SELECT 1 FROM sqlite_master LIMIT 1")
+            except sqlite3.OperationalError:
+                # WAL needs a shared-memory file beside the database; on a read-only folder
+                # without one, read the file as it stands (a closed store has no WAL left).
+                conn = self._connect_uri(self._uri + "&immutable=1")
+        else:
+            conn = sqlite3.connect(
+                self.path, timeout=10, isolation_level=None, check_same_thread=False
+            )
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA synchronous=FULL")
+        return conn
+
+    @staticmethod
+    def _connect_uri(uri: str) -> sqlite3.Connection:
+        return sqlite3.connect(
+            uri, uri=True, timeout=10, isolation_level=None, check_same_thread=False
+        )
+
+    def _fault(self, exc: sqlite3.Error) -> StoreError:
+        """The store error a SQLite fault means for the person at the table."""
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        primary = "_".join(name.split("_")[:2])  # SQLITE_CONSTRAINT_PRIMARYKEY → …_CONSTRAINT
+        code = {
+            "SQLITE_FULL": "store/full",
+            "SQLITE_CORRUPT": "store/corrupt",
+            "SQLITE_NOTADB": "store/corrupt",
+            "SQLITE_BUSY": "store/busy",
+            "SQLITE_LOCKED": "store/busy",
+            "SQLITE_CONSTRAINT": "store/conflict",
+            "SQLITE_READONLY": "store/read_only",
+            "SQLITE_CANTOPEN": "store/open",
+        }.get(primary)
+        return StoreError(code or "store/io", path=str(self.path), detail=str(exc)[:200])
 
     def close(self) -> None:
         """Close the idle connections (tests and tools; the server keeps them)."""
@@ -163,15 +215,23 @@ class SqliteStore:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, taken up front so two writers queue instead of deadlocking."""
+        """One write transaction, taken up front so two writers queue instead of deadlocking.
+
+        Nothing is acknowledged before COMMIT returns; a failed COMMIT (a full disk) rolls
+        the whole transaction back.
+        """
+        if self.read_only:
+            raise StoreError("store/read_only", path=str(self.path))
         with self._connect() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
+                conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
 
     # --- tables ---------------------------------------------------------------------------
 

@@ -6,11 +6,11 @@ version. Version 1 files (release 0.1: one referee key, no actors) are still rea
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from aids.core import inputs
 from aids.core.errors import InvalidAction
 from aids.games.base import AnyGame, Role
 from aids.store.base import EventRow, KeyRow, TableRow
@@ -66,12 +66,22 @@ def _field(obj: object, key: str, kind: type | tuple[type, ...], where: str) -> 
 
 
 def _timestamp(obj: object, key: str, where: str) -> str:
+    """An ISO 8601 time with its time zone, as this program writes them (``now()``)."""
     text: str = _field(obj, key, str, where)
     try:
-        datetime.fromisoformat(text)
+        moment = datetime.fromisoformat(text) if len(text) <= 40 else None
     except ValueError:
-        raise InvalidAction("import/field", field=f"{where}{key}") from None
+        moment = None
+    if moment is None or moment.tzinfo is None or not 2000 <= moment.year <= 2200:
+        raise InvalidAction("import/field", field=f"{where}{key}")
     return text
+
+
+def _only(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    """Refuse keys this format does not have: a file is exactly what was exported."""
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise InvalidAction("import/field", field=f"{where}{inputs.shown(extra[0])}")
 
 
 def _role(obj: object, key: str, where: str) -> Role:
@@ -81,6 +91,20 @@ def _role(obj: object, key: str, where: str) -> Role:
         raise InvalidAction("import/field", field=f"{where}{key}") from None
 
 
+DOCUMENT_FIELDS = {"format", "version", "table", "events"}
+TABLE_FIELDS = {
+    1: {"public_id", "kind", "title", "created_at", "setup", "referee_key_sha256"},
+    2: {"public_id", "kind", "title", "created_at", "rules_version", "setup", "keys"},
+}
+KEY_FIELDS = {"role", "key_sha256", "created_at", "revoked_at"}
+EVENT_FIELDS = {
+    1: {"seq", "kind", "payload", "created_at"},
+    2: {"seq", "kind", "actor", "payload", "created_at"},
+}
+MAX_EVENTS = 20_000  # a long night is a few hundred
+MAX_KEYS = 200
+
+
 def _keys(table: Mapping[str, Any], version: int, created: str) -> list[KeyRow]:
     if version == 1:
         key_hash = _field(table, "referee_key_sha256", str, "table.")
@@ -88,8 +112,14 @@ def _keys(table: Mapping[str, Any], version: int, created: str) -> list[KeyRow]:
             raise InvalidAction("import/field", field="table.referee_key_sha256")
         return [KeyRow("referee", key_hash, created)]
     keys: list[KeyRow] = []
-    for i, raw in enumerate(_field(table, "keys", list, "table.")):
+    listed = _field(table, "keys", list, "table.")
+    if len(listed) > MAX_KEYS:
+        raise InvalidAction("import/field", field="table.keys")
+    for i, raw in enumerate(listed):
         where = f"table.keys[{i}]."
+        if not isinstance(raw, dict):
+            raise InvalidAction("import/field", field=f"table.keys[{i}]")
+        _only(raw, KEY_FIELDS, where)
         role = _role(raw, "role", where)
         if role.kind not in ("referee", "seat"):
             raise InvalidAction("import/field", field=f"{where}role")
@@ -107,55 +137,67 @@ def _keys(table: Mapping[str, Any], version: int, created: str) -> list[KeyRow]:
     return keys
 
 
+def _event(raw: object, i: int, version: int, game: AnyGame) -> EventRow:
+    where = f"events[{i}]."
+    if not isinstance(raw, dict):
+        raise InvalidAction("import/field", field=f"events[{i}]")
+    _only(raw, EVENT_FIELDS[version], where)
+    seq = _field(raw, "seq", int, where)
+    if seq != i + 1:
+        raise InvalidAction("import/field", field=f"{where}seq")
+    kind = _field(raw, "kind", str, where)
+    if kind not in ("action", "undo", "redo"):
+        raise InvalidAction("import/field", field=f"{where}kind")
+    actor = "referee" if version == 1 else str(_role(raw, "actor", where))
+    payload = raw.get("payload")
+    if kind == "action":
+        if not isinstance(payload, dict):
+            raise InvalidAction("import/field", field=f"{where}payload")
+        normal = game.action_to_dict(game.action_from_dict(payload))
+        if normal != payload:  # nothing the game does not write itself (no extra keys)
+            raise InvalidAction("import/field", field=f"{where}payload")
+    elif payload is not None:
+        raise InvalidAction("import/field", field=f"{where}payload")
+    return EventRow(seq, kind, payload, _timestamp(raw, "created_at", where), actor)
+
+
 def parse_export(
     data: object, games: Mapping[str, AnyGame]
 ) -> tuple[TableRow, list[KeyRow], list[EventRow]]:
     """Check the shape of an export, field by field, naming the first thing wrong."""
+    if not isinstance(data, dict):
+        raise InvalidAction("import/field", field="format")
     if _field(data, "format", str, "") != EXPORT_FORMAT:
         raise InvalidAction("import/field", field="format")
     version = _field(data, "version", int, "")
     if version not in READABLE_VERSIONS:
         raise InvalidAction("import/version", version=EXPORT_VERSION)
+    _only(data, DOCUMENT_FIELDS, "")
     table = _field(data, "table", dict, "")
+    _only(table, TABLE_FIELDS[version], "table.")
     public_id = _field(table, "public_id", str, "table.")
     if not PUBLIC_ID_RE.match(public_id):
         raise InvalidAction("import/field", field="table.public_id")
     kind = _field(table, "kind", str, "table.")
     game = games.get(kind)
     if game is None:
-        raise InvalidAction("table/unknown_game", kind=kind[:40])
-    title = _field(table, "title", str, "table.").strip()
-    if not title or len(title) > MAX_TITLE:
-        raise InvalidAction("import/field", field="table.title")
+        raise InvalidAction("table/unknown_game", kind=inputs.shown(kind))
+    title = inputs.text(_field(table, "title", str, "table."), "table.title", max_len=MAX_TITLE)
     created = _timestamp(table, "created_at", "table.")
     rules_version = 1 if version == 1 else _field(table, "rules_version", int, "table.")
     keys = _keys(table, version, created)
-    setup = game.setup_to_dict(game.setup_from_dict(_field(table, "setup", dict, "table.")))
-    events: list[EventRow] = []
-    for i, raw in enumerate(_field(data, "events", list, "")):
-        where = f"events[{i}]."
-        seq = _field(raw, "seq", int, where)
-        if seq != i + 1:
-            raise InvalidAction("import/field", field=f"{where}seq")
-        kind_ = _field(raw, "kind", str, where)
-        if kind_ not in ("action", "undo", "redo"):
-            raise InvalidAction("import/field", field=f"{where}kind")
-        actor = "referee" if version == 1 else str(_role(raw, "actor", where))
-        payload = raw.get("payload")
-        if kind_ == "action":
-            if not isinstance(payload, dict):
-                raise InvalidAction("import/field", field=f"{where}payload")
-            payload = game.action_to_dict(game.action_from_dict(payload))  # normal form only
-        elif payload is not None:
-            raise InvalidAction("import/field", field=f"{where}payload")
-        events.append(EventRow(seq, kind_, payload, _timestamp(raw, "created_at", where), actor))
+    raw_setup = _field(table, "setup", dict, "table.")
+    setup = game.setup_to_dict(game.setup_from_dict(raw_setup))
+    if setup != raw_setup:
+        raise InvalidAction("import/field", field="table.setup")
+    listed = _field(data, "events", list, "")
+    if len(listed) > MAX_EVENTS:
+        raise InvalidAction("import/field", field="events")
+    events = [_event(raw, i, version, game) for i, raw in enumerate(listed)]
     row = TableRow(0, public_id, kind, title, created, setup, rules_version)
     return row, keys, events
 
 
 def load_export(text: str | bytes) -> Any:
-    """Parse an export file's text; a file that is not JSON is refused with the parser's word."""
-    try:
-        return json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidAction("import/json", detail=str(exc)[:200]) from exc
+    """Parse an export file's text with the input boundary's limits (size, depth, numbers)."""
+    return inputs.json_document(text)

@@ -15,13 +15,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from aids.core.errors import Forbidden, InvalidAction, StaleState
+from aids.core import inputs
+from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState
 from aids.games.base import REFEREE, VIEWER, AnyGame, Outcome, Role
 from aids.store.base import EventRow, KeyRow, Store, TableRow
 from aids.tables.export import MAX_TITLE, export_document, parse_export
 from aids.tables.fold import Fold, LogEntry, fold_events, start
 from aids.tables.keys import (
     MAX_KEY_LENGTH,
+    PUBLIC_ID_RE,
     hash_key,
     new_key,
     new_public_id,
@@ -121,8 +123,7 @@ class TableService:
     def create(self, kind: str, title: object, setup: object) -> tuple[TableInfo, str]:
         """A new table; returns its info and the referee key (shown once, never stored)."""
         game = self.game(kind)
-        if not isinstance(title, str) or not title.strip() or len(title.strip()) > MAX_TITLE:
-            raise InvalidAction("table/title")
+        clean_title = inputs.text(title, "title", max_len=MAX_TITLE)
         parsed = game.setup_from_dict(setup)
         game.initial_state(parsed)  # a setup the engine cannot start is refused here
         key = new_key()
@@ -131,7 +132,7 @@ class TableService:
             0,
             new_public_id(),
             kind,
-            title.strip(),
+            clean_title,
             created,
             game.setup_to_dict(parsed),
             game.info.rules_version,
@@ -174,11 +175,17 @@ class TableService:
         with self._lock:
             self._live_keys.pop(row.id, None)
 
+    def _table(self, public_id: object) -> TableRow:
+        """The stored row of a table; an id that cannot be one is not looked up at all."""
+        if not isinstance(public_id, str) or not PUBLIC_ID_RE.match(public_id):
+            raise NotFound("table/not_found")
+        return self.store.get_table(public_id)
+
     def _row(self, public_id: str) -> TableRow:
         """The table's row (immutable once created): from the cache, else the store."""
         with self._lock:
             cached = self._cache.get(public_id)
-        return cached[0] if cached else self.store.get_table(public_id)
+        return cached[0] if cached else self._table(public_id)
 
     def snapshot(self, public_id: str, role: Role = VIEWER) -> Snapshot:
         """The table as ``role`` may see it (the viewer's by default)."""
@@ -187,7 +194,7 @@ class TableService:
 
     def replay(self, public_id: str) -> Any:
         """A fresh fold of the whole stored log, bypassing the cache (for checks and tests)."""
-        row = self.store.get_table(public_id)
+        row = self._table(public_id)
         return fold_events(self.game(row.kind), row, self.store.events(row.id)).state
 
     # --- write ----------------------------------------------------------------------------
@@ -245,12 +252,10 @@ class TableService:
         A write may skip the refresh when its expected sequence matches the cache: the append
         checks the sequence again inside its transaction, so a stale cache cannot slip through.
         """
-        if not isinstance(public_id, str):
-            raise InvalidAction("table/public_id")
         with self._lock:
             cached = self._cache.get(public_id)
         if cached is None:
-            row = self.store.get_table(public_id)
+            row = self._table(public_id)
             fold = start(self.game(row.kind), row)
         else:
             row, fold = cached
@@ -294,7 +299,7 @@ class TableService:
     def reissue_key(self, public_id: str, role: Role = REFEREE) -> str:
         """The host's way back in (``aids key rotate``): whoever runs the command holds the
         data file, so no key is asked. The old key of ``role`` stops working."""
-        return self._issue(self.store.get_table(public_id), role)
+        return self._issue(self._table(public_id), role)
 
     def _issue(self, row: TableRow, role: Role) -> str:
         self._check_role(row, role)
@@ -317,13 +322,13 @@ class TableService:
     def _referee_row(self, public_id: str, key: object) -> TableRow:
         if not self.role_for(public_id, key).is_referee:  # always a fresh look at the keys
             raise Forbidden("table/forbidden")
-        return self.store.get_table(public_id)
+        return self._table(public_id)
 
     # --- export / import ------------------------------------------------------------------
 
     def export(self, public_id: str) -> dict[str, Any]:
         """The whole table as a JSON-ready document (the host's and referee's backup)."""
-        row = self.store.get_table(public_id)
+        row = self._table(public_id)
         keys = self.store.keys(row.id, include_revoked=True)
         return export_document(row, keys, self.store.events(row.id))
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from aids.core import inputs
 from aids.core.errors import InvalidAction
 from aids.games.derby.data import load
 
@@ -33,12 +34,12 @@ class Card:
     def parse(cls, raw: object) -> Card:
         """``"red:7"`` → Card; anything else is refused naming the field."""
         data = load()
-        if isinstance(raw, str) and raw.count(":") == 1:
+        if isinstance(raw, str) and raw.count(":") == 1 and len(raw) <= 16:
             colour, value = raw.split(":")
             known = colour == BLACK or data.horse_colour(colour) is not None
-            if known and value.isdigit() and int(value) in data.card_values:
+            if known and value.isascii() and value.isdigit() and int(value) in data.card_values:
                 return cls(colour, int(value))
-        raise InvalidAction("derby/unknown_card", card=str(raw)[:40])
+        raise InvalidAction("derby/unknown_card", card=inputs.shown(raw))
 
     def localized(self, lang: str) -> str:
         """``赤 7`` / ``Red 7``: the card as people say it (error messages, the log)."""
@@ -65,11 +66,16 @@ class Player:
     colour: str  # counter colour
 
 
-def _text(raw: Mapping[str, Any], key: str, code: str) -> str:
-    value = raw.get(key)
-    if not isinstance(value, str) or not value.strip() or len(value) > 40:
-        raise InvalidAction(code, field=key)
-    return value.strip()
+NAME_MAX = 40
+
+
+def _name(raw: Mapping[str, Any], field: str) -> str:
+    return inputs.text(raw.get("name"), field, max_len=NAME_MAX)
+
+
+def _colour(raw: Mapping[str, Any]) -> str:
+    colour = raw.get("colour", "")
+    return colour if isinstance(colour, str) else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +93,7 @@ class DerbySetup:
             raise InvalidAction(
                 "derby/setup_player_count", min=data.min_players, max=data.max_players
             )
-        if len({p.name for p in self.players}) != len(self.players):
+        if len({inputs.identity(p.name) for p in self.players}) != len(self.players):
             raise InvalidAction("derby/setup_duplicate_player")
         counter_keys = [p.colour for p in self.players]
         if len(set(counter_keys)) != len(counter_keys) or any(
@@ -99,7 +105,7 @@ class DerbySetup:
         colours = sorted(h.colour for h in self.horses)
         if colours != sorted(c.key for c in data.horse_colours):
             raise InvalidAction("derby/setup_horse_colours")
-        if len({h.name for h in self.horses}) != len(self.horses):
+        if len({inputs.identity(h.name) for h in self.horses}) != len(self.horses):
             raise InvalidAction("derby/setup_duplicate_horse")
         if self.mode not in MODES:
             raise InvalidAction("derby/setup_mode")
@@ -135,12 +141,11 @@ class DerbySetup:
             raise InvalidAction("derby/setup_mode")
         return cls(
             players=tuple(
-                Player(_text(p, "name", "derby/setup_player_name"), str(p.get("colour", "")))
-                for p in players
+                Player(_name(p, f"players[{i + 1}].name"), _colour(p))
+                for i, p in enumerate(players)
             ),
             horses=tuple(
-                Horse(_text(h, "name", "derby/setup_horse_name"), str(h.get("colour", "")))
-                for h in horses
+                Horse(_name(h, f"horses[{i + 1}].name"), _colour(h)) for i, h in enumerate(horses)
             ),
             mode=mode,
             seed=seed,

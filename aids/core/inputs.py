@@ -1,0 +1,181 @@
+"""The input boundary: every value from outside, parsed once into a typed value with limits.
+
+Page widgets, URL parameters, CLI arguments, imported files and environment variables all
+pass through these functions before anything else sees them. A refused value raises
+``InvalidAction`` with a code naming the field and a message in Japanese and English;
+nothing downstream has to guess what a string may contain.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aids.core.errors import InvalidAction
+
+# Unicode categories no name or title may hold: control, format (zero-width, BOM, bidi
+# overrides), surrogates, private use, unassigned, line and paragraph separators.
+REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+MAX_JSON_BYTES = 8 * 1024 * 1024  # an exported night is a few hundred kB
+MAX_JSON_DEPTH = 16
+MAX_INT_DIGITS = 15
+MAX_URL = 300  # a longer base URL would not fit a QR code printed at 30 mm
+ASCII_DIGITS = re.compile(r"^[0-9]+$")
+
+
+def text(raw: object, field: str, *, max_len: int) -> str:
+    """A name or title: a string, NFC, trimmed, 1..``max_len`` characters, nothing invisible.
+
+    >>> text("  Jose\\u0301 ", "name", max_len=40)
+    'José'
+    >>> text("A\\u200bki", "name", max_len=40)
+    Traceback (most recent call last):
+    aids.core.errors.InvalidAction: input/invisible: ...
+    """
+    if not isinstance(raw, str):
+        raise InvalidAction("input/not_text", field=field)
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidAction("input/encoding", field=field) from None
+    value = unicodedata.normalize("NFC", raw).strip()
+    if not value:
+        raise InvalidAction("input/empty", field=field)
+    if len(value) > max_len:
+        raise InvalidAction("input/too_long", field=field, max=max_len)
+    for char in value:
+        if unicodedata.category(char) in REFUSED_CATEGORIES:
+            raise InvalidAction("input/invisible", field=field, code=f"U+{ord(char):04X}")
+    return value
+
+
+def shown(raw: object, limit: int = 40) -> str:
+    r"""A refused value as a message may quote it: short, printable, never a crash.
+
+    >>> shown("赤:\x1b7")
+    '赤:\\x1b7'
+    """
+    value = raw if isinstance(raw, str) else repr(raw)
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in value[:limit])
+
+
+def identity(name: str) -> str:
+    """The form under which two names count as the same: ``Ａｋｉ`` and ``aki`` are one.
+
+    >>> identity("Ａｋｉ") == identity("aki")
+    True
+    """
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+def unique(names: Iterable[str], field: str) -> None:
+    """Refuse two names that look the same (width, case, composed or decomposed accents)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = identity(name)
+        if key in seen:
+            raise InvalidAction("input/duplicate", field=field, name=name, other=seen[key])
+        seen[key] = name
+
+
+def whole_number(raw: object, field: str, *, low: int, high: int) -> int:
+    """An int, or a string of ASCII digits, within ``low..high`` (``６`` or ``٣`` are refused).
+
+    >>> whole_number("12", "port", low=1, high=65535)
+    12
+    """
+    if isinstance(raw, bool):
+        raise InvalidAction("input/number", field=field, low=low, high=high)
+    if isinstance(raw, str):
+        if not ASCII_DIGITS.match(raw) or len(raw) > MAX_INT_DIGITS:
+            raise InvalidAction("input/number", field=field, low=low, high=high)
+        raw = int(raw)
+    if not isinstance(raw, int) or not low <= raw <= high:
+        raise InvalidAction("input/number", field=field, low=low, high=high)
+    return raw
+
+
+def base_url(raw: object, field: str = "AIDS_PUBLIC_URL") -> str:
+    """An http(s) URL with a host and nothing after the path, short enough for a QR code."""
+    if not isinstance(raw, str) or len(raw) > MAX_URL or not raw.isascii():
+        raise InvalidAction("input/url", field=field, max=MAX_URL)
+    value = raw.strip().rstrip("/")
+    try:
+        parts = urlsplit(value)
+        port_ok = parts.port is None or 0 < parts.port < 65536
+    except ValueError:
+        raise InvalidAction("input/url", field=field, max=MAX_URL) from None
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or not port_ok
+        or parts.query
+        or parts.fragment
+        or any(c.isspace() or not c.isprintable() for c in value)
+    ):
+        raise InvalidAction("input/url", field=field, max=MAX_URL)
+    return value
+
+
+def read_file(path: Path, field: str, *, max_bytes: int = MAX_JSON_BYTES) -> bytes:
+    """A file's bytes, at most ``max_bytes`` (``/dev/zero`` is refused, not read forever)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise InvalidAction("input/file", field=field, path=str(path), detail=_why(exc)) from None
+    if len(data) > max_bytes:
+        raise InvalidAction("input/too_big", field=field, max=max_bytes)
+    return data
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def _int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise InvalidAction("input/json_number", max=MAX_INT_DIGITS)
+    return int(digits)
+
+
+def _no_constant(name: str) -> Any:
+    raise InvalidAction("input/json", detail=name)
+
+
+def _depth(value: Any) -> int:
+    """The nesting depth of parsed JSON, found without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if isinstance(node, dict):
+            stack.extend((v, level + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, level + 1) for v in node)
+    return deepest
+
+
+def json_document(data: bytes | str, *, max_bytes: int = MAX_JSON_BYTES) -> Any:
+    """Parse JSON with limits: size, nesting depth, digits of a number, no NaN/Infinity.
+
+    >>> json_document('{"a": [1, 2]}')
+    {'a': [1, 2]}
+    """
+    size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
+    if size > max_bytes:
+        raise InvalidAction("input/too_big", field="JSON", max=max_bytes)
+    try:
+        value = json.loads(data, parse_int=_int, parse_constant=_no_constant)
+    except RecursionError:
+        raise InvalidAction("input/json_depth", max=MAX_JSON_DEPTH) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidAction("input/json", detail=str(exc)[:200]) from None
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise InvalidAction("input/json_depth", max=MAX_JSON_DEPTH)
+    return value
