@@ -51,8 +51,12 @@ def entries() -> dict[str, GameEntry]:
     for name in filter(None, os.environ.get("AIDS_GAME_PLUGINS", "").split(",")):
         try:
             entry = importlib.import_module(name.strip()).ENTRY
-        except (ImportError, AttributeError):
-            raise InvalidAction("table/plugin", module=name.strip()[:80]) from None
+        except (ImportError, AttributeError) as exc:
+            detail = f"{type(exc).__name__}: {exc}"[:200]
+            raise InvalidAction("table/plugin", module=name.strip()[:80], detail=detail) from None
+        if not isinstance(entry, GameEntry) or entry.kind in found:
+            # a plugin never replaces a game: its tables would be replayed by other rules
+            raise InvalidAction("table/plugin", module=name.strip()[:80], detail="ENTRY")
         if entry.messages is not None:
             add_catalogue_dir(entry.messages)
         found[entry.kind] = entry

@@ -60,3 +60,12 @@ def derby_table_all(all_service: TableService) -> tuple[str, str]:
         "derby", "Friday", DerbySetup.default(["Aki", "Ben", "Chie"]).to_dict()
     )
     return info.public_id, key
+
+
+@pytest.fixture
+def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The app's data file (AIDS_DB) in this test's folder; QR codes use a fixed base URL."""
+    path = tmp_path / "app.sqlite3"
+    monkeypatch.setenv("AIDS_DB", str(path))
+    monkeypatch.setenv("AIDS_PUBLIC_URL", "http://race.test:8501")
+    return path

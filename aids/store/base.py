@@ -78,12 +78,17 @@ class Store(Protocol):
 
     def keys(self, table_id: int, *, include_revoked: bool = False) -> list[KeyRow]: ...
 
-    def replace_key(self, table_id: int, new: KeyRow, revoked_at: str) -> None:
-        """Revoke every live key of ``new.role`` and add ``new``, in one transaction."""
+    def replace_key(
+        self, table_id: int, new: KeyRow, revoked_at: str, *, by: str | None = None
+    ) -> None:
+        """Revoke every live key of ``new.role`` and add ``new``, in one transaction; given
+        ``by`` (a key hash), only if that is a live referee key (else ``Forbidden``)."""
         ...
 
-    def revoke_keys(self, table_id: int, role: str, revoked_at: str) -> int:
-        """Revoke every live key of ``role``; returns how many were revoked."""
+    def revoke_keys(
+        self, table_id: int, role: str, revoked_at: str, *, by: str | None = None
+    ) -> int:
+        """Revoke every live key of ``role``; returns how many. ``by`` as in ``replace_key``."""
         ...
 
     def close(self) -> None: ...

@@ -376,8 +376,12 @@ class SqliteStore:
             ).fetchall()
         return [KeyRow(r[0], r[1], r[2], r[3]) for r in rows]
 
-    def replace_key(self, table_id: int, new: KeyRow, revoked_at: str) -> None:
+    def replace_key(
+        self, table_id: int, new: KeyRow, revoked_at: str, *, by: str | None = None
+    ) -> None:
         with self._write() as conn:
+            if by is not None and not _live_key(conn, table_id, by, "referee"):
+                raise Forbidden("table/forbidden")
             conn.execute(
                 "UPDATE keys SET revoked_at = ?"
                 " WHERE table_id = ? AND role = ? AND revoked_at IS NULL",
@@ -388,8 +392,12 @@ class SqliteStore:
                 (table_id, new.role, new.key_hash, new.created_at),
             )
 
-    def revoke_keys(self, table_id: int, role: str, revoked_at: str) -> int:
+    def revoke_keys(
+        self, table_id: int, role: str, revoked_at: str, *, by: str | None = None
+    ) -> int:
         with self._write() as conn:
+            if by is not None and not _live_key(conn, table_id, by, "referee"):
+                raise Forbidden("table/forbidden")
             cur = conn.execute(
                 "UPDATE keys SET revoked_at = ?"
                 " WHERE table_id = ? AND role = ? AND revoked_at IS NULL",

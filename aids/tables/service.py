@@ -10,7 +10,7 @@ Undo and redo are events too, so the log keeps the audit trail.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -46,7 +46,8 @@ class Snapshot:
     """What one reader may see of a table: its state and log through ``view`` for ``role``.
 
     ``seq`` is the sequence number a write must name; ``to_move`` the actors who may act now.
-    The log is filtered when first read (a write's result is rarely read for its log).
+    A snapshot holds only what ``role`` may see; the log of a write's result is filtered
+    when first read (writers rarely read it), pages read snapshots whose log is built.
     """
 
     info: TableInfo
@@ -58,32 +59,35 @@ class Snapshot:
     can_redo: bool
     to_move: frozenset[Role]
     outcome: Outcome | None
-    _fold: Fold = field(repr=False, compare=False)
+    _log: Callable[[], tuple[LogEntry, ...]] = field(repr=False, compare=False)
 
     @cached_property
     def log(self) -> tuple[LogEntry, ...]:
         """The audit trail as ``role`` may see it: secret choices still held are sealed."""
-        fold, role = self._fold, self.role
-        live = set(fold.applied)
-        out: list[LogEntry] = []
-        for e in fold.entries:
-            if e.kind != "action":
-                out.append(e)
-                continue
-            seen = fold.game.view_action(fold.state, e.action, role)
-            out.append(
-                LogEntry(
-                    e.seq,
-                    e.kind,
-                    seen,
-                    e.seq not in live,
-                    e.created_at,
-                    e.actor,
-                    e.target,
-                    sealed=seen is None,
-                )
+        return self._log()
+
+
+def _filtered_log(fold: Fold, role: Role) -> tuple[LogEntry, ...]:
+    live = set(fold.applied)
+    out: list[LogEntry] = []
+    for e in fold.entries:
+        if e.kind != "action":
+            out.append(e)
+            continue
+        seen = fold.game.view_action(fold.state, e.action, role)
+        out.append(
+            LogEntry(
+                e.seq,
+                e.kind,
+                seen,
+                e.seq not in live,
+                e.created_at,
+                e.actor,
+                e.target,
+                sealed=seen is None,
             )
-        return tuple(out)
+        )
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,12 +181,11 @@ class TableService:
 
     def _table(self, public_id: object) -> TableRow:
         """The stored row of a table; an id that cannot be one is not looked up at all."""
-        if not isinstance(public_id, str) or not PUBLIC_ID_RE.match(public_id):
-            raise NotFound("table/not_found")
-        return self.store.get_table(public_id)
+        return self.store.get_table(_check_id(public_id))
 
     def _row(self, public_id: str) -> TableRow:
         """The table's row (immutable once created): from the cache, else the store."""
+        _check_id(public_id)
         with self._lock:
             cached = self._cache.get(public_id)
         return cached[0] if cached else self._table(public_id)
@@ -244,7 +247,7 @@ class TableService:
             cached = self._cache.get(public_id)
             if cached is None or cached[1].seq <= expected_seq:
                 self._cache[public_id] = (row, trial)
-        return _snapshot(row, trial, role)
+        return _snapshot(row, trial, role, lazy=True)
 
     def _fold(self, public_id: str, *, refresh: bool = True) -> tuple[TableRow, Fold]:
         """The cached fold brought up to date with any events written since (by anyone).
@@ -252,6 +255,7 @@ class TableService:
         A write may skip the refresh when its expected sequence matches the cache: the append
         checks the sequence again inside its transaction, so a stale cache cannot slip through.
         """
+        _check_id(public_id)
         with self._lock:
             cached = self._cache.get(public_id)
         if cached is None:
@@ -283,9 +287,13 @@ class TableService:
         ]
 
     def rotate_key(self, public_id: str, key: object, role: Role) -> str:
-        """A new key for ``role`` (referee or a seat); the old one stops working at once."""
+        """A new key for ``role`` (referee or a seat); the old one stops working at once.
+
+        The referee's key is checked again inside the store's transaction, so a key revoked
+        a moment ago cannot mint a new one.
+        """
         row = self._referee_row(public_id, key)
-        return self._issue(row, role)
+        return self._issue(row, role, by=hash_key(str(key)))
 
     def revoke_key(self, public_id: str, key: object, role: Role) -> int:
         """Revoke a seat's key (its link stops working). The referee key can only be rotated."""
@@ -294,19 +302,19 @@ class TableService:
         if role.is_referee:
             raise InvalidAction("table/revoke_referee")
         self._forget_keys(row)
-        return self.store.revoke_keys(row.id, str(role), now())
+        return self.store.revoke_keys(row.id, str(role), now(), by=hash_key(str(key)))
 
     def reissue_key(self, public_id: str, role: Role = REFEREE) -> str:
         """The host's way back in (``aids key rotate``): whoever runs the command holds the
         data file, so no key is asked. The old key of ``role`` stops working."""
-        return self._issue(self._table(public_id), role)
+        return self._issue(self._table(public_id), role, by=None)
 
-    def _issue(self, row: TableRow, role: Role) -> str:
+    def _issue(self, row: TableRow, role: Role, *, by: str | None) -> str:
         self._check_role(row, role)
         self._forget_keys(row)
         key = new_key()
         stamp = now()
-        self.store.replace_key(row.id, KeyRow(str(role), hash_key(key), stamp), stamp)
+        self.store.replace_key(row.id, KeyRow(str(role), hash_key(key), stamp), stamp, by=by)
         return key
 
     def _check_role(self, row: TableRow, role: Role) -> None:
@@ -327,10 +335,24 @@ class TableService:
     # --- export / import ------------------------------------------------------------------
 
     def export(self, public_id: str) -> dict[str, Any]:
-        """The whole table as a JSON-ready document (the host's and referee's backup)."""
+        """The whole table as a JSON-ready document: the host's backup (``aids export``).
+
+        Whoever runs the command holds the data file itself, secrets and all.
+        """
         row = self._table(public_id)
         keys = self.store.keys(row.id, include_revoked=True)
         return export_document(row, keys, self.store.events(row.id))
+
+    def referee_export(self, public_id: str, key: object) -> dict[str, Any]:
+        """The backup the referee downloads from the page: the key is checked at the moment
+        of the download (a rotated link gets nothing), and while a secret choice is still
+        sealed from the referee the export is refused, since it would reveal it."""
+        role = self.role_for(public_id, key)
+        if not role.is_referee:
+            raise Forbidden("table/forbidden")
+        if any(entry.sealed for entry in self.snapshot(public_id, role).log):
+            raise Forbidden("table/export_sealed")
+        return self.export(public_id)
 
     def import_(self, data: object) -> TableInfo:
         """Validate an exported table completely (replaying its log), then add it.
@@ -344,6 +366,12 @@ class TableService:
         return _info(self.store.insert_table(row, keys, events))
 
 
+def _check_id(public_id: object) -> str:
+    if not isinstance(public_id, str) or not PUBLIC_ID_RE.match(public_id):
+        raise NotFound("table/not_found")
+    return public_id
+
+
 def _to_dict(action: Any) -> Any:
     to_dict = getattr(action, "to_dict", None)
     if not callable(to_dict):
@@ -351,9 +379,16 @@ def _to_dict(action: Any) -> Any:
     return to_dict()
 
 
-def _snapshot(row: TableRow, fold: Fold, role: Role) -> Snapshot:
+def _snapshot(row: TableRow, fold: Fold, role: Role, *, lazy: bool = False) -> Snapshot:
+    """``role``'s snapshot. ``lazy``: the log is filtered only if read (a write's result)."""
     game = fold.game
     referee = role.is_referee
+    if lazy:
+        frozen = fold.copy()
+        log: Callable[[], tuple[LogEntry, ...]] = lambda: _filtered_log(frozen, role)  # noqa: E731
+    else:
+        entries = _filtered_log(fold, role)
+        log = lambda: entries  # noqa: E731
     return Snapshot(
         _info(row),
         role,
@@ -364,5 +399,5 @@ def _snapshot(row: TableRow, fold: Fold, role: Role) -> Snapshot:
         referee and bool(fold.redo),
         game.to_move(fold.state),
         game.outcome(fold.state),
-        fold,
+        log,
     )

@@ -14,8 +14,10 @@ import pytest
 from aids.core.errors import Forbidden, InvalidAction, RuleViolation
 from aids.games.base import CHANCE, REFEREE, VIEWER, Role
 from aids.registry import BUILT_IN
+from aids.store.base import KeyRow
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
+from aids.tables.keys import hash_key
 from tests.fakegame.game import SEALED
 
 SEAT0, SEAT1 = Role.seat_of(0), Role.seat_of(1)
@@ -208,3 +210,43 @@ def test_a_key_revoked_by_another_process_stops_the_next_write(
     with pytest.raises(Forbidden):
         all_service.record(pid, k0, 2, commit(0, 2))
     assert rows(db_path) == before
+
+
+def test_the_referee_export_never_reveals_a_sealed_choice(
+    all_service: TableService, sprint
+) -> None:
+    pid, referee, k0, k1 = sprint
+    all_service.record(pid, k0, 0, commit(0, 3))
+    with pytest.raises(Forbidden) as err:
+        all_service.referee_export(pid, referee)
+    assert err.value.code == "table/export_sealed"
+    for not_referee in (k0, None, "guess"):
+        with pytest.raises(Forbidden):
+            all_service.referee_export(pid, not_referee)
+    all_service.record(pid, k1, 1, commit(1, 1))  # all in: revealed
+    assert len(all_service.referee_export(pid, referee)["events"]) == 2
+
+
+def test_a_rotated_referee_key_cannot_download_the_export(
+    all_service: TableService, sprint
+) -> None:
+    pid, referee, _, _ = sprint
+    all_service.rotate_key(pid, referee, REFEREE)
+    with pytest.raises(Forbidden):
+        all_service.referee_export(pid, referee)
+
+
+def test_key_changes_check_the_referee_key_in_the_same_transaction(
+    all_service: TableService, sprint
+) -> None:
+    pid, referee, _, _ = sprint
+    row = all_service.store.get_table(pid)
+    all_service.rotate_key(pid, referee, REFEREE)  # the old referee key is now revoked
+    with pytest.raises(Forbidden):
+        all_service.store.replace_key(
+            row.id, KeyRow("seat:0", "f" * 64, "2026-11-29T00:00:00+00:00"), "x",
+            by=hash_key(referee),
+        )  # fmt: skip
+    with pytest.raises(Forbidden):
+        all_service.store.revoke_keys(row.id, "seat:1", "x", by=hash_key(referee))
+    assert all(k.key_hash != "f" * 64 for k in all_service.store.keys(row.id))

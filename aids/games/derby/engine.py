@@ -26,6 +26,8 @@ from aids.games.derby.model import (
     full_deck,
 )
 
+HIDDEN_SEED = -1  # a simulation's seed as a viewer or seat sees it
+
 # --- setup -------------------------------------------------------------------------------
 
 
@@ -193,7 +195,8 @@ def view(state: DerbyState, role: Role) -> DerbyState:
     if role.is_referee or state.setup.mode == "tracking":
         return state
     hands = tuple(h if role == Role.seat_of(i) else () for i, h in enumerate(state.hands))
-    return replace(state, deck=(), hands=hands)
+    # the seed would deal the hands again: only the referee sees it (-1 = hidden)
+    return replace(state, deck=(), hands=hands, setup=replace(state.setup, seed=HIDDEN_SEED))
 
 
 def legal_actions(state: DerbyState) -> list[Action]:

@@ -37,7 +37,8 @@ class Card:
         if isinstance(raw, str) and raw.count(":") == 1 and len(raw) <= 16:
             colour, value = raw.split(":")
             known = colour == BLACK or data.horse_colour(colour) is not None
-            if known and value.isascii() and value.isdigit() and int(value) in data.card_values:
+            canonical = value.isascii() and value.isdigit() and str(int(value)) == value
+            if known and canonical and int(value) in data.card_values:
                 return cls(colour, int(value))
         raise InvalidAction("derby/unknown_card", card=inputs.shown(raw))
 

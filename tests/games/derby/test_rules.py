@@ -453,6 +453,13 @@ def test_view_shows_a_seat_only_its_own_hand() -> None:
     assert seen.deck == ()
 
 
+def test_view_hides_the_seed_that_would_deal_the_hands_again() -> None:
+    state = simulation(seed=1234)
+    for role in (VIEWER, Role.seat_of(0)):
+        assert engine.view(state, role).setup.seed == engine.HIDDEN_SEED
+    assert engine.view(state, REFEREE).setup.seed == 1234
+
+
 def test_actions_round_trip_through_dicts() -> None:
     actions = [
         Bet(1, 3),
