@@ -172,3 +172,57 @@ def test_print_a_fake_game_sheet_through_the_print_frame(tmp_path: Path) -> None
                db=tmp_path / "a.sqlite3").stdout  # fmt: skip
     text = PdfReader(out.strip()).pages[0].extract_text()
     assert "Sealed Sprint" in text and "Two seats with the same speed" in text
+
+
+def test_serve_is_stopped_by_sigterm_and_the_cli_prints_its_real_port(tmp_path: Path) -> None:
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = tmp_path / "serve.sqlite3"
+    env = dict(os.environ, AIDS_DB=str(db))
+    env.pop("AIDS_PUBLIC_URL", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "aids.cli", "serve", "--port", str(port), "--address",
+         "127.0.0.1"], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health") as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "no tracker"
+                time.sleep(0.3)
+        plain = {k: v for k, v in env.items() if k != "AIDS_PUBLIC_URL"}
+        out = subprocess.run(
+            [sys.executable, "-m", "aids.cli", "--lang", "en", "new", "derby", "--title", "T",
+             "--player", "A", "--player", "B"], env=plain, cwd=ROOT, capture_output=True,
+            text=True, check=True,
+        )  # fmt: skip
+        assert f":{port}/?table=" in out.stdout and "a guess" not in out.stderr
+        server.send_signal(signal.SIGTERM)  # as a service manager stops it
+        assert server.wait(timeout=20) is not None
+        with socket.socket() as again:  # nothing is left holding the port
+            again.bind(("127.0.0.1", port))
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+def test_cli_warns_when_it_has_to_guess_the_trackers_address(tmp_path: Path) -> None:
+    env = dict(os.environ, AIDS_DB=str(tmp_path / "a.sqlite3"), AIDS_PORT="8611")
+    env.pop("AIDS_PUBLIC_URL", None)
+    out = subprocess.run(
+        [sys.executable, "-m", "aids.cli", "--lang", "en", "new", "derby", "--title", "T",
+         "--player", "A", "--player", "B"], env=env, cwd=ROOT, capture_output=True, text=True,
+        check=True,
+    )  # fmt: skip
+    assert ":8611/?table=" in out.stdout
+    assert "a guess" in out.stderr and "AIDS_PUBLIC_URL" in out.stderr
