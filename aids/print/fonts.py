@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 
 FONT = "IPAexGothic"
@@ -45,3 +47,164 @@ def register() -> str:
     """Register the font with ReportLab (once) and return its name."""
     pdfmetrics.registerFont(TTFont(FONT, str(font_path())))
     return FONT
+
+
+# --- text measured in the font: wrapping with kinsoku, fitting a box -----------------------
+
+#: Never at the end of a line (kinsoku): an opening bracket stays with what it opens.
+OPENING = "「『（【〈《［｛〔〘〖“‘([{"
+#: Never at the start of a line: closing brackets and punctuation stay with what they close.
+CLOSING = "」』）】〉》］｝〕〙〗”’)]}、。，．・：；！？ー…‥,.;:!?"
+#: A Latin word (a link, a path) may break after these, before cutting it anywhere.
+BREAK_AFTER = "/?&-"
+ELLIPSIS = "…"
+ASCENT, DESCENT = 0.88, 0.12  # of the font size, for IPAexGothic (880 / -120 per 1000)
+
+
+def _is_word_char(ch: str) -> bool:
+    """Part of a Latin word: not a space and not CJK (a line may break between any two CJK)."""
+    return bool(ch) and not ch.isspace() and ord(ch) < 0x2E80
+
+
+def pieces(text: str) -> list[str]:
+    """``text`` cut where a line may break: between CJK characters, at spaces, around Latin
+    words, never after an opening bracket or before closing punctuation (kinsoku)."""
+    out: list[str] = []
+    for ch in " ".join(text.split()):
+        prev = out[-1][-1] if out else ""
+        joined = prev and not prev.isspace() and not ch.isspace()
+        word = _is_word_char(ch) and _is_word_char(prev) and prev not in BREAK_AFTER
+        if joined and (ch in CLOSING or prev in OPENING or word):
+            out[-1] += ch
+        else:
+            out.append(ch)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _em(piece: str, font: str) -> float:
+    """The width of ``piece`` at size 1 (widths scale with the size)."""
+    if font == FONT:
+        register()  # measuring needs the font's metrics
+    return float(stringWidth(piece, font, 1.0))
+
+
+def measure(text: str, size: float, font: str = FONT) -> float:
+    """The width of ``text`` at ``size`` (cached: a sheet's labels repeat)."""
+    return _em(text, font) * size
+
+
+def _cut(piece: str, font: str, size: float, width: float) -> int:
+    """How many characters of an over-long piece start a line: as many as fit (at least one),
+    moved back so the cut neither ends on an opening bracket nor starts on a closing one."""
+    n = 1
+    while n < len(piece) and _em(piece[: n + 1], font) * size <= width:
+        n += 1
+    k = n
+    while k > 1 and (piece[k - 1] in OPENING or piece[k] in CLOSING):
+        k -= 1
+    return k if k > 1 or n == 1 else n
+
+
+def wrap(text: str, width: float, size: float, font: str = FONT) -> list[str]:
+    """Lines of ``text`` no wider than ``width`` at ``size`` (an over-long word is cut)."""
+    return _wrap(pieces(text), width, size, font)
+
+
+def _wrap(parts: list[str], width: float, size: float, font: str) -> list[str]:
+    lines: list[str] = []
+    line, used = "", 0.0
+    for piece in parts:
+        w = _em(piece, font) * size
+        if piece == " ":
+            if line:
+                line, used = line + " ", used + w
+            continue
+        fits = used + w <= width + 0.01
+        if (fits and line.strip()) or (not line.strip() and w <= width + 0.01):
+            line, used = line + piece, used + w
+            continue
+        if line.strip():
+            lines.append(line.rstrip())
+        while _em(piece, font) * size > width + 0.01 and len(piece) > 1:
+            k = _cut(piece, font, size, width)
+            lines.append(piece[:k])
+            piece = piece[k:]
+        line, used = piece, _em(piece, font) * size
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+def ellipsize(line: str, width: float, size: float, font: str = FONT) -> str:
+    """``line`` cut to end with an ellipsis within ``width`` (never after an opening bracket)."""
+    while line and (
+        stringWidth(line + ELLIPSIS, font, size) > width or line[-1] in OPENING or line[-1] == " "
+    ):
+        line = line[:-1]
+    return line + ELLIPSIS
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """Text laid out for a box: its lines, the font size and the line spacing chosen."""
+
+    lines: tuple[str, ...]
+    size: float
+    leading: float
+
+    @property
+    def height(self) -> float:
+        """From the top of the first line's glyphs to the bottom of the last one's."""
+        return (len(self.lines) - 1) * self.leading + self.size if self.lines else 0.0
+
+
+@lru_cache(maxsize=4096)  # a sheet's labels repeat from print to print
+def fit(
+    text: str,
+    size: float,
+    width: float,
+    height: float | None = None,
+    *,
+    min_size: float = 6,
+    max_lines: int | None = None,
+    spacing: float = 1.15,
+) -> Fitted:
+    """Fit ``text`` in a ``width`` × ``height`` box: shrink it on one line (by up to 15 %);
+    failing that, wrap it from ``size`` onto the lines the box holds, shrinking on down to
+    ``min_size``; failing that, cut the last line with an ellipsis.
+
+    >>> fit("Friday race", 10, 200).lines
+    ('Friday race',)
+    >>> fit("第1柵の賭け（×4）", 9, 50, 30).lines
+    ('第1柵の賭', 'け（×4）')
+    >>> fit("W" * 80, 10, 100, 12).lines[-1].endswith("…")
+    True
+    """
+    font = register()
+    parts = pieces(text)
+    one_line = sum(_em(p, font) for p in parts)
+    steps = [size - 0.5 * i for i in range(int((size - min_size) / 0.5) + 1)] or [size]
+    if not parts:
+        return Fitted((), size, size * spacing)
+    for s in steps:
+        if s >= size * 0.85 and one_line * s <= width + 0.01 and (height is None or s <= height):
+            return Fitted((" ".join(text.split()),), s, s * spacing)
+    for s in steps:
+        lead = s * spacing
+        room = max_lines or 1_000
+        if height is not None:
+            room = min(room, max(1, int((height - s) / lead + 1e-6) + 1))
+        if room == 1 and one_line * s > width + 0.01 and s > steps[-1]:
+            continue  # too wide for the one line the box holds at this size
+        lines = _wrap(parts, width, s, font)
+        if len(lines) <= room and (height is None or s <= height):
+            return Fitted(tuple(lines), s, lead)
+    s = steps[-1]
+    room = max_lines or 1_000
+    if height is not None:
+        room = min(room, max(1, int((height - s) / (s * spacing) + 1e-6) + 1))
+    kept = _wrap(parts, width, s, font)
+    if len(kept) > room:
+        kept = [*kept[: room - 1], ellipsize(kept[room - 1], width, s, font)]
+    return Fitted(tuple(kept), s, s * spacing)

@@ -1,5 +1,5 @@
 """The print frame every sheet shares: paper, document template, header with title, players
-and QR code, styles in the embedded Japanese font, and text that fits its box.
+and QR code, styles in the embedded Japanese font, and text that fits its box (``fonts.fit``).
 
 A game's sheet module gives only its body: ``story(snapshot, lang, width, styles)`` returns
 the flowables below the header (see ``GameSheet``). ``render_sheet`` does the rest, so every
@@ -12,26 +12,25 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
-from xml.sax.saxutils import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import A4, landscape, letter, portrait
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from aids.core.i18n import t
 from aids.core.links import home_url, viewer_url
 from aids.games.base import AnyGame
-from aids.print.fonts import register
+from aids.print.cells import TextBox
+from aids.print.fonts import ASCENT, fit, register
 from aids.print.qr import draw_qr
 from aids.tables import Snapshot
 
 PAPERS = {"a4": A4, "letter": letter}
 MARGIN = 12 * mm
-HEADER = 32 * mm
+CAPTION_WIDTH = 42 * mm  # the QR code's caption and link, in a column left of it
 QR_SIZE = 30 * mm  # printed ≥ 20 mm so a phone reads it from arm's length
 QR_GAP = 4 * mm
 
@@ -60,7 +59,11 @@ class SheetHeader:
 
 
 def styles(lang: str) -> Styles:
-    """Paragraph styles in the embedded font; Japanese wraps between any two characters."""
+    """Paragraph styles in the embedded font; Japanese wraps between any two characters.
+
+    ReportLab's CJK wrapping may end a line on an opening bracket: for text that must keep
+    kinsoku, use ``cells.TextBox`` (as ``rulings`` does).
+    """
     font = register()
     # CJK wrapping breaks between any two characters: right for Japanese, wrong for English.
     wrap = "CJK" if lang == "ja" else None
@@ -74,31 +77,23 @@ def styles(lang: str) -> Styles:
     }
 
 
-def fit_line(
-    text: str, font: str, size: float, width: float, *, min_size: float = 6
-) -> tuple[str, float]:
-    """Shrink ``text`` to fit ``width`` down to ``min_size``, then cut it with an ellipsis.
-
-    >>> fit_line("Friday", "Helvetica", 10, 200)
-    ('Friday', 10)
-    >>> fit_line("x" * 400, "Helvetica", 10, 100)[0].endswith("…")
-    True
-    """
-    while size > min_size and stringWidth(text, font, size) > width:
-        size = max(min_size, size - 0.5)
-    if stringWidth(text, font, size) <= width:
-        return text, size
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…", size
-
-
 def rulings(game: AnyGame, lang: str, sheet_styles: Styles) -> list[Flowable]:
-    """The game's rulings, from the same message keys as the page and the rule cards."""
-    out: list[Flowable] = [Paragraph(escape(t("table.rulings", lang)), sheet_styles["rule_title"])]
+    """The game's rulings, from the same message keys as the page and the rule cards.
+
+    Wrapped with kinsoku (``fonts.wrap``): no line ends on an opening bracket.
+    """
+    small = sheet_styles["small"].fontSize
+    out: list[Flowable] = [
+        TextBox(t("table.rulings", lang), sheet_styles["rule_title"].fontSize, grow=True)
+    ]
     for key in game.info.rulings:
-        out.append(Paragraph("• " + escape(t(key, lang)), sheet_styles["small"]))
+        out.append(TextBox("• " + t(key, lang), small, grow=True, space_after=1.5))
     return out
+
+
+def join_list(items: Sequence[str], lang: str) -> str:
+    """Names or cards in a row: ``あき・ちえ`` in Japanese, ``Aki, Chie`` in English."""
+    return ("・" if lang == "ja" else ", ").join(items)
 
 
 def page_size(game: AnyGame, paper: str) -> tuple[float, float]:
@@ -121,40 +116,97 @@ def header_for(game: AnyGame, snapshot: Snapshot | None, base_url: str, lang: st
             home_url(base_url, lang),
             t("sheet.qr_tracker", lang),
         )
-    joiner = "・" if lang == "ja" else ", "
     return SheetHeader(
         snapshot.info.title,
         subtitle,
-        (t("sheet.players_line", lang, names=joiner.join(snapshot.seats)), how_to),
+        (t("sheet.players_line", lang, names=join_list(snapshot.seats, lang)), how_to),
         viewer_url(base_url, snapshot.info.public_id, lang),
         t("sheet.qr_viewer", lang),
     )
 
 
-def _draw_header(canvas: Canvas, size: tuple[float, float], header: SheetHeader) -> None:
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One line of the header at its place: baseline ``y``, anchored left or right at ``x``."""
+
+    text: str
+    x: float
+    y: float
+    size: float
+    right: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderLayout:
+    """Where every line of the header goes, and how tall the header is (the body starts below)."""
+
+    lines: tuple[Placed, ...]
+    qr: tuple[float, float, float]  # x, y of the lower-left corner, size
+    height: float
+
+
+def qr_rect(size: tuple[float, float]) -> tuple[float, float, float, float]:
+    """The QR code's box on the page (x0, y0, x1, y1): no text may enter it."""
+    x0, y1 = size[0] - MARGIN - QR_SIZE, size[1] - MARGIN
+    return x0, y1 - QR_SIZE, x0 + QR_SIZE, y1
+
+
+def _block(
+    text: str,
+    top: float,
+    x: float,
+    box: tuple[float, float, float],
+    *,
+    min_size: float = 6,
+    right: bool = False,
+) -> tuple[list[Placed], float]:
+    """``text`` fitted in a box (width, height, font size) whose top is at ``top``: its lines,
+    anchored at ``x`` on the left (or the right), and the bottom of what they took."""
+    width, height, size = box
+    fitted = fit(text, size, width, height, min_size=min_size)
+    lines = [
+        Placed(line, x, top - ASCENT * fitted.size - i * fitted.leading, fitted.size, right)
+        for i, line in enumerate(fitted.lines)
+    ]
+    return lines, top - fitted.height
+
+
+def header_layout(size: tuple[float, float], header: SheetHeader) -> HeaderLayout:
+    """Title, subtitle and the two lines on the left; the QR code top right with its caption
+    and link in a column beside it. Each text shrinks, wraps, then ends with an ellipsis in
+    its own box, so nothing runs into the QR code or its caption however long the title or the
+    players' names (the full names are listed here, wrapped, for cells that had to cut them).
+    """
+    top = size[1] - MARGIN
+    qr_x, qr_y, _, _ = qr_rect(size)
+    right = qr_x - QR_GAP  # the caption column's right edge
+    width = right - CAPTION_WIDTH - QR_GAP - MARGIN
+    # Boxes (width, height, size): the title takes one line at 20 pt or two at 13 pt and less;
+    # the players' line up to three small lines, the how-to two.
+    placed, y = _block(header.title, top, MARGIN, (width, 28, 20), min_size=11)
+    more, y = _block(header.subtitle, y - 4, MARGIN, (width, 11, 11), min_size=7)
+    placed += more
+    for text, height in zip(header.lines[:2], (23, 19.5), strict=False):
+        more, y = _block(text, y - 4, MARGIN, (width, height, 9), min_size=6.5)
+        placed += more
+    more, below = _block(header.qr_caption, top, right, (CAPTION_WIDTH, 18, 8), right=True)
+    placed += more
+    link = (CAPTION_WIDTH, 22, 6.5)
+    more, _ = _block(header.qr_url, below - 3, right, link, min_size=5, right=True)
+    placed += more
+    return HeaderLayout(tuple(placed), (qr_x, qr_y, QR_SIZE), max(top - y, QR_SIZE) + 3 * mm)
+
+
+def _draw_header(canvas: Canvas, layout: HeaderLayout, url: str) -> None:
     font = register()
-    width, height = size
-    top = height - MARGIN
-    qr_x = width - MARGIN - QR_SIZE
-    text_width = qr_x - QR_GAP - MARGIN
     canvas.saveState()
-    title, title_size = fit_line(header.title, font, 20, text_width, min_size=11)
-    canvas.setFont(font, title_size)
-    canvas.drawString(MARGIN, top - 8 * mm, title)
-    line, line_size = fit_line(header.subtitle, font, 11, text_width)
-    canvas.setFont(font, line_size)
-    canvas.drawString(MARGIN, top - 15 * mm, line)
-    for i, text in enumerate(header.lines[:2]):
-        line, line_size = fit_line(text, font, 9, text_width)
-        canvas.setFont(font, line_size)
-        canvas.drawString(MARGIN, top - (22 + 6 * i) * mm, line)
-    draw_qr(canvas, header.qr_url, qr_x, top - QR_SIZE, QR_SIZE)
-    caption, caption_size = fit_line(header.qr_caption, font, 8, 60 * mm)
-    canvas.setFont(font, caption_size)
-    canvas.drawRightString(qr_x - 2 * mm, top - 3 * mm, caption)
-    url, url_size = fit_line(header.qr_url, font, 6.5, 60 * mm, min_size=5)
-    canvas.setFont(font, url_size)
-    canvas.drawRightString(qr_x - 2 * mm, top - 7 * mm, url)
+    for line in layout.lines:
+        canvas.setFont(font, line.size)
+        if line.right:
+            canvas.drawRightString(line.x, line.y, line.text)
+        else:
+            canvas.drawString(line.x, line.y, line.text)
+    draw_qr(canvas, url, *layout.qr)
     canvas.restoreState()
 
 
@@ -168,24 +220,39 @@ def build_pdf(
 ) -> bytes:
     """One document: the header on every page, ``story`` in the frame below it."""
     font = register()
+    layout = header_layout(size, header)
     buffer = io.BytesIO()
     doc = BaseDocTemplate(
         buffer,
         pagesize=size,
         leftMargin=MARGIN,
         rightMargin=MARGIN,
-        topMargin=MARGIN + HEADER,
+        topMargin=MARGIN + layout.height,
         bottomMargin=MARGIN,
         title=header.title,
         author=author,
         subject=header.subtitle,
         lang=lang,
         initialFontName=font,  # no stray, unembedded Helvetica in the page resources
+        invariant=1,  # no time stamp or random id: the same table prints the same bytes
     )
-    body = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body")
-    doc.addPageTemplates(
-        [PageTemplate(id="sheet", frames=[body], onPage=lambda c, d: _draw_header(c, size, header))]
+    # No padding: the body is exactly ``body_width`` wide, inside the margins.
+    body = Frame(
+        doc.leftMargin,
+        doc.bottomMargin,
+        doc.width,
+        doc.height,
+        id="body",
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
     )
+
+    def on_page(canvas: Canvas, _doc: BaseDocTemplate) -> None:
+        _draw_header(canvas, layout, header.qr_url)
+
+    doc.addPageTemplates([PageTemplate(id="sheet", frames=[body], onPage=on_page)])
     doc.build(list(story))
     return buffer.getvalue()
 

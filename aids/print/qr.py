@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import qrcode
 from qrcode.constants import ERROR_CORRECT_M
 from reportlab.lib.colors import black, white
@@ -10,12 +12,13 @@ from reportlab.pdfgen.canvas import Canvas
 QUIET_ZONE = 4  # modules of white around the code, as the QR standard asks
 
 
-def matrix(data: str) -> list[list[bool]]:
+@lru_cache(maxsize=256)  # a table's sheet is printed again and again with the same link
+def matrix(data: str) -> tuple[tuple[bool, ...], ...]:
     """The module matrix of ``data`` (error correction M), quiet zone included."""
     code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=QUIET_ZONE)
     code.add_data(data)
     code.make(fit=True)
-    return [list(row) for row in code.get_matrix()]
+    return tuple(tuple(row) for row in code.get_matrix())
 
 
 def draw_qr(canvas: Canvas, data: str, x: float, y: float, size: float) -> None:
