@@ -1,0 +1,58 @@
+"""The Ekiden's words: log lines and labels in Japanese or English."""
+
+from __future__ import annotations
+
+from aids.core.i18n import t
+from aids.games.ekiden.data import load
+from aids.games.ekiden.model import Action, EkidenState, Entry, Roster, Run, Runner, Situation
+
+MARK_SIGNS = {"o": "○", "-": "—", "x": "×"}
+
+
+def team_label(state: EkidenState, team: int) -> str:
+    """``🔴 Aki`` — the team's piece colour symbol and its name."""
+    entry = state.setup.teams[team]
+    colour = load().colour(entry.colour)
+    return f"{colour.symbol if colour else ''} {entry.name}".strip()
+
+
+def skill_name(skill: str | None, lang: str) -> str:
+    return t(f"ekiden.skills.{skill or 'none'}", lang)
+
+
+def runner_text(runner: Runner, lang: str) -> str:
+    """``5 ↑3 ↓1 上り`` — power, up, down and skill, as printed on the card."""
+    name = f"{runner.name} " if runner.name else ""
+    return f"{name}{runner.power} ↑{runner.up} ↓{runner.down} {skill_name(runner.skill, lang)}"
+
+
+def marks_text(marks: tuple[str, ...]) -> str:
+    return "".join(MARK_SIGNS[m] for m in marks)
+
+
+def find_entry(state: EkidenState, leg: int, team: int) -> Entry | None:
+    """The runner ``team`` ran in ``leg`` (finished or under way)."""
+    legs = [*state.history, state.entries]
+    if not 1 <= leg <= len(legs):
+        return None
+    return next((e for e in legs[leg - 1] if e.team == team), None)
+
+
+def describe(state: EkidenState, action: Action, lang: str) -> str:
+    if isinstance(action, Situation):
+        return t("ekiden.log.situation", lang, leg=action.leg, marks=marks_text(action.marks))
+    if isinstance(action, Roster):
+        return t("ekiden.log.roster", lang, team=team_label(state, action.team))
+    assert isinstance(action, Run)
+    entry = find_entry(state, action.leg, action.team)
+    runner = action.runner or (entry.runner if entry else None)
+    if runner is None or entry is None:
+        return t("ekiden.log.run_short", lang, team=team_label(state, action.team), leg=action.leg)
+    return t(
+        "ekiden.log.run",
+        lang,
+        team=team_label(state, action.team),
+        leg=action.leg,
+        runner=runner_text(runner, lang),
+        declared=entry.declared,
+    )
