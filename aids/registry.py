@@ -19,6 +19,7 @@ from aids.core.errors import InvalidAction
 from aids.core.i18n import add_catalogue_dir
 from aids.games.base import AnyGame
 from aids.games.derby import GAME as DERBY
+from aids.games.ekiden import GAME as EKIDEN
 from aids.tables import TableService
 
 
@@ -42,6 +43,7 @@ class GameEntry:
 
 BUILT_IN: tuple[GameEntry, ...] = (
     GameEntry(DERBY, page="aids.ui.derby_page", sheet="aids.print.derby_sheet"),
+    GameEntry(EKIDEN, page="aids.ui.ekiden_page", sheet="aids.print.ekiden_sheet"),
 )
 
 

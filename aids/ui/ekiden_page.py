@@ -1,0 +1,389 @@
+"""The Ekiden's parts of the table page: setup fields, status, record controls, the road.
+
+The frame (``aids.ui.frame``) draws everything else. The page asks the engine who plays next,
+which roster runners are left and what a runner would declare; it never re-derives a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from aids.core.i18n import Lang, t
+from aids.games.base import Role
+from aids.games.ekiden import engine
+from aids.games.ekiden.data import load
+from aids.games.ekiden.describe import MARK_SIGNS, runner_text, skill_name, team_label
+from aids.games.ekiden.model import MARKS, SKILLS, EkidenState, Run, Runner, Situation, Terrain
+from aids.ui.common import esc, tr
+from aids.ui.frame import TableContext
+
+# --- setup ---------------------------------------------------------------------------------
+
+
+def setup_fields(lang: Lang) -> dict[str, Any]:
+    """Teams in seat order with piece colours, the start player, the five course cards."""
+    d = load()
+    st.markdown(f"**{esc(t('ekiden.ui.teams_seat_order', lang))}**")
+    keys = [c.key for c in d.colours]
+
+    def colour_name(key: str) -> str:
+        colour = d.colour(key)
+        return f"{colour.symbol} {colour.name(lang)}" if colour else key
+
+    teams: list[dict[str, str]] = []
+    for i in range(d.max_teams):
+        name_col, colour_col = st.columns([3, 2])
+        name = name_col.text_input(
+            t("ekiden.ui.team_n", lang, n=i + 1), key=f"ek_team_{i}", max_chars=40
+        )
+        colour = colour_col.selectbox(
+            t("ekiden.ui.colour", lang),
+            options=keys,
+            index=i,
+            format_func=colour_name,
+            key=f"ek_colour_{i}",
+        )
+        if name.strip():
+            teams.append({"name": name, "colour": str(colour)})
+    start = st.number_input(
+        t("ekiden.ui.start_player", lang),
+        min_value=1,
+        max_value=d.max_teams,
+        value=1,
+        key="ek_start",
+    )
+    st.markdown(f"**{esc(t('ekiden.ui.course_cards', lang))}**")
+    st.caption(t("ekiden.rulings.terrain", lang))
+    values: dict[int, int] = {}
+    for card, (out_leg, back_leg) in zip(st.columns(5), d.course_pairs, strict=True):
+        for leg in (out_leg, back_leg):
+            values[leg] = int(
+                card.number_input(
+                    t("ekiden.ui.leg_value", lang, leg=leg),
+                    min_value=0,
+                    max_value=9,
+                    value=0,
+                    key=f"ek_leg_{leg}",
+                )
+            )
+    course = [Terrain.from_card_value(leg, values[leg]).to_dict() for leg in sorted(values)]
+    return {"teams": teams, "start": int(start) - 1, "course": course}
+
+
+# --- status --------------------------------------------------------------------------------
+
+
+def status(ctx: TableContext) -> None:
+    state: EkidenState = ctx.state
+    outcome = ctx.snapshot.outcome
+    if outcome is not None:
+        st.success(tr("ekiden.ui.over", winner=team_label(state, outcome.winners[0])))
+        return
+    terrain = state.setup.course[state.leg - 1]
+    where = tr(
+        "ekiden.ui.leg_status",
+        leg=state.leg,
+        terrain=tr(f"ekiden.terrain.{terrain.slope}", n=terrain.n),
+    )
+    if state.phase == "situation":
+        st.info(f"{where} · {tr('ekiden.ui.reveal_now')}")
+        return
+    team = engine.next_runner(state)
+    order = " → ".join(
+        team_label(state, t_)
+        for t_ in reversed(engine.standings(state))
+        if t_ not in {e.team for e in state.entries}
+    )
+    marks = "".join(MARK_SIGNS[m] for m in state.marks or ())
+    st.info(
+        f"{where} · {marks} · {tr('ekiden.ui.to_play', team=team_label(state, team or 0))}"
+        f" ({order})"
+    )
+
+
+# --- record controls -----------------------------------------------------------------------
+
+
+def controls(ctx: TableContext) -> None:
+    state: EkidenState = ctx.state
+    if ctx.snapshot.outcome is not None or ctx.role.is_viewer:
+        return
+    if state.phase == "situation" and ctx.role.is_referee:
+        _situation(ctx)
+    elif state.phase == "runners":
+        team = engine.next_runner(state)
+        if team is not None and (ctx.role.is_referee or ctx.role == Role.seat_of(team)):
+            _runner(ctx, team)
+        elif team is not None:
+            st.caption(tr("ekiden.ui.wait_turn", team=team_label(state, team)))
+    if engine.roster_open(state):
+        _rosters(ctx)
+
+
+def _situation(ctx: TableContext) -> None:
+    state: EkidenState = ctx.state
+    seq = ctx.snapshot.seq
+    labels = set(engine.rank_labels(state.teams))
+    with st.container(border=True, key="situation_box"):
+        st.markdown(f"**{esc(tr('ekiden.ui.situation_label', leg=state.leg))}**")
+        marks: list[str] = []
+        for rank, col in zip(range(1, 6), st.columns(5), strict=True):
+            used = "" if rank in labels else " ·"
+            choice = col.segmented_control(
+                tr("ekiden.ui.rank_n", n=rank) + used,
+                options=list(MARKS),
+                format_func=MARK_SIGNS.__getitem__,
+                default="-",
+                key=f"mark_{seq}_{rank}",
+            )
+            marks.append(choice or "-")
+        st.caption(tr("ekiden.ui.rows_read", rows=", ".join(map(str, sorted(labels)))))
+        action = Situation(state.leg, tuple(marks))  # type: ignore[arg-type]
+        st.button(
+            tr("ekiden.ui.reveal"), key="reveal_go", type="primary", on_click=ctx.write(action)
+        )
+
+
+def _runner(ctx: TableContext, team: int) -> None:
+    state: EkidenState = ctx.state
+    seq = ctx.snapshot.seq
+    with st.container(border=True, key="runner_box"):
+        st.markdown(f"**{esc(tr('ekiden.ui.runner_label', team=team_label(state, team)))}**")
+        roster = state.rosters[team]
+        if roster is not None:
+            picks = engine.legal_picks(state, team)
+            pick = st.pills(
+                tr("ekiden.ui.pick"),
+                options=list(picks),
+                format_func=lambda p: f"{p + 1}: {runner_text(roster[p], ctx.lang)}",
+                key=f"pick_{seq}",
+            )
+            action = Run(team, state.leg, pick=pick) if pick is not None else None
+            chosen = roster[pick] if pick is not None else None
+        else:
+            chosen = _typed_runner(seq, ctx.lang)
+            action = Run(team, state.leg, runner=chosen)
+        if chosen is not None:
+            bonus, carried, declared = engine.declared_power(state, team, chosen)
+            st.markdown(
+                esc(
+                    tr(
+                        "ekiden.ui.breakdown",
+                        power=chosen.power,
+                        skill=skill_name(chosen.skill, ctx.lang),
+                        bonus=f"{bonus:+d}",
+                        carried=f"{carried:+d}",
+                        declared=declared,
+                    )
+                )
+            )
+        st.button(
+            tr("ekiden.ui.play_runner"),
+            key="run_go",
+            type="primary",
+            disabled=action is None,
+            on_click=ctx.write(action) if action else None,
+        )
+
+
+def _typed_runner(seq: int, lang: str) -> Runner:
+    d = load()
+    power_col, up_col, down_col, skill_col = st.columns([3, 2, 2, 3])
+    power = power_col.segmented_control(
+        tr("ekiden.ui.power"),
+        options=list(range(d.power[0], d.power[1] + 1)),
+        default=4,
+        key=f"power_{seq}",
+    )
+    up = up_col.number_input(
+        tr("ekiden.ui.up"), min_value=d.up[0], max_value=d.up[1], value=1, key=f"up_{seq}"
+    )
+    down = down_col.number_input(
+        tr("ekiden.ui.down"), min_value=d.down[0], max_value=d.down[1], value=1, key=f"down_{seq}"
+    )
+    skill = skill_col.selectbox(
+        tr("ekiden.ui.skill"),
+        options=[None, *SKILLS],
+        format_func=lambda s: skill_name(s, lang),
+        key=f"skill_{seq}",
+    )
+    return Runner(int(power or 4), int(up), int(down), skill)
+
+
+def _rosters(ctx: TableContext) -> None:
+    """The draft's 10 runners per team (optional): a team's own link, or the referee."""
+    state: EkidenState = ctx.state
+    teams = range(state.teams) if ctx.role.is_referee else [ctx.role.seat or 0]
+    with st.expander(tr("ekiden.ui.rosters")):
+        st.caption(tr("ekiden.ui.rosters_hint"))
+        team = st.selectbox(
+            tr("ekiden.ui.team"),
+            options=list(teams),
+            format_func=lambda x: team_label(state, x),
+            key="roster_team",
+        )
+        current = state.rosters[team] or tuple(Runner(4, 1, 1) for _ in range(load().runners))
+        rows = [
+            {"power": r.power, "up": r.up, "down": r.down, "skill": r.skill or ""} for r in current
+        ]
+        edited = st.data_editor(
+            rows,
+            key=f"roster_{ctx.snapshot.seq}_{team}",
+            num_rows="fixed",
+            column_config={
+                "power": st.column_config.NumberColumn(
+                    tr("ekiden.ui.power"), min_value=2, max_value=6, step=1
+                ),
+                "up": st.column_config.NumberColumn(tr("ekiden.ui.up"), min_value=0, max_value=9),
+                "down": st.column_config.NumberColumn(
+                    tr("ekiden.ui.down"), min_value=0, max_value=9
+                ),
+                "skill": st.column_config.SelectboxColumn(
+                    tr("ekiden.ui.skill"), options=["", *SKILLS]
+                ),
+            },
+        )
+        raw = [
+            {"power": r["power"], "up": r["up"], "down": r["down"]}
+            | ({"skill": r["skill"]} if r.get("skill") else {})
+            for r in edited
+        ]
+        st.button(
+            tr("ekiden.ui.save_roster"),
+            key="roster_go",
+            on_click=ctx.write({"type": "roster", "team": team, "runners": raw}),
+        )
+
+
+# --- the road, standings, legs, chart --------------------------------------------------------
+
+SIDE_KEYS = {"L": "ekiden.ui.side_L", "R": "ekiden.ui.side_R"}
+ROAD_CSS = """
+<style>
+.road { overflow-x: auto; }
+table.road { border-collapse: collapse; font-size: 12px; }
+table.road td { border: 1px solid #c9ccd1; min-width: 22px; height: 44px; text-align: center;
+  vertical-align: middle; padding: 0 1px; }
+table.road td.start { background: #fff4c2; }
+table.road td.off { background: #f2f2f2; color: #555; }
+table.road th { font-weight: 400; color: #444; font-size: 11px; }
+.piece { display: inline-block; width: 18px; height: 18px; border-radius: 9px; color: #fff;
+  font-weight: 700; line-height: 18px; font-size: 11px; margin: 1px; }
+.piece.light { color: #111; }
+</style>
+"""
+
+
+def board(ctx: TableContext) -> None:
+    state: EkidenState = ctx.state
+    _road(state)
+    _standings(ctx)
+    if state.history:
+        _legs(ctx)
+        _chart(ctx)
+
+
+def _road(state: EkidenState) -> None:
+    """The printed road's 27 columns (start in the middle); pieces beyond it are flagged."""
+    d = load()
+    half = d.road_half
+    columns = range(
+        min(-half, *(p.column for p in state.places)),
+        max(half, *(p.column for p in state.places)) + 1,
+    )
+    side = engine.side_after(len(state.history))
+    head, cells = [], []
+    for column in columns:
+        head.append(f"<th>{column:+d}</th>" if column else "<th>S</th>")
+        here = sorted(
+            (t_ for t_ in range(state.teams) if state.places[t_].column == column),
+            key=lambda t_: state.places[t_].slot,
+        )
+        pieces = "".join(_piece(state, t_) for t_ in here)
+        css = "start" if column == 0 else ("off" if abs(column) > half else "")
+        cells.append(f'<td class="{css}" title="{esc(tr(SIDE_KEYS[side]))}">{pieces}</td>')
+    st.html(
+        f'{ROAD_CSS}<div class="road"><table class="road"><tr>{"".join(head)}</tr>'
+        f"<tr>{''.join(cells)}</tr></table></div>"
+    )
+    st.caption(tr("ekiden.ui.road_note", side=tr(SIDE_KEYS[side])))
+    if any(abs(p.column) > half for p in state.places):
+        st.warning(tr("ekiden.ui.past_road"))
+
+
+def _piece(state: EkidenState, team: int) -> str:
+    colour = load().colour(state.setup.teams[team].colour)
+    hex_ = colour.hex if colour else "#777"
+    light = " light" if colour and colour.key == "yellow" else ""
+    name = esc(state.setup.teams[team].name)
+    return f'<span class="piece{light}" style="background:{hex_}" title="{name}">{team + 1}</span>'
+
+
+def _standings(ctx: TableContext) -> None:
+    state: EkidenState = ctx.state
+    rows = []
+    for place, team in enumerate(engine.standings(state), start=1):
+        p = state.places[team]
+        rows.append(
+            f"<tr><td>{place}</td><td>{esc(team_label(state, team))}</td>"
+            f"<td>{p.column:+d}</td></tr>"
+        )
+    keys = ("ekiden.sheet.standing", "ekiden.ui.team", "ekiden.sheet.column")
+    head = "".join(f"<th>{esc(tr(k))}</th>" for k in keys)
+    st.html(f"<table><tr>{head}</tr>{''.join(rows)}</table>")
+
+
+def _legs(ctx: TableContext) -> None:
+    state: EkidenState = ctx.state
+    with st.expander(tr("ekiden.ui.leg_results"), expanded=True):
+        head = "".join(f"<th>{esc(team_label(state, t_))}</th>" for t_ in range(state.teams))
+        rows = []
+        for leg, results in enumerate(state.history, start=1):
+            by_team = {e.team: e for e in results}
+            texts = [
+                tr("ekiden.sheet.cell", declared=e.declared, rank=e.rank, standing=e.standing)
+                for e in (by_team[t_] for t_ in range(state.teams))
+            ]
+            cells = "".join(f"<td>{esc(text)}</td>" for text in texts)
+            rows.append(f"<tr><td>{leg}</td>{cells}</tr>")
+        out = engine.columns_gained(state, load().outbound)
+        back = engine.columns_gained(state, load().return_legs)
+        gained = "".join(f"<td>{o:+d} / {b:+d}</td>" for o, b in zip(out, back, strict=True))
+        rows.append(f"<tr><td>{esc(tr('ekiden.ui.out_back'))}</td>{gained}</tr>")
+        st.html(f"<table><tr><th>#</th>{head}</tr>{''.join(rows)}</table>")
+
+
+def _chart(ctx: TableContext) -> None:
+    """順位変動: the standing after each leg, a line per team (1 at the top)."""
+    state: EkidenState = ctx.state
+    data = [
+        {"leg": leg, "standing": standing, "team": state.setup.teams[team].name}
+        for leg, row in enumerate(engine.standing_after_each_leg(state), start=1)
+        for team, standing in enumerate(row)
+    ]
+    colours = [load().colour(team.colour) for team in state.setup.teams]
+    scale = alt.Scale(
+        domain=[t_.name for t_ in state.setup.teams],
+        range=[c.hex if c else "#777" for c in colours],
+    )
+    chart = (
+        alt.Chart(pd.DataFrame(data), title=tr("ekiden.ui.rank_changes"))
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("leg:O", title=tr("ekiden.sheet.leg")),
+            y=alt.Y(
+                "standing:Q",
+                title=tr("ekiden.sheet.standing"),
+                scale=alt.Scale(reverse=True, domain=[1, state.teams]),
+                axis=alt.Axis(tickMinStep=1),
+            ),
+            color=alt.Color("team:N", scale=scale, title=tr("ekiden.ui.team")),
+            strokeDash=alt.StrokeDash("team:N", legend=None),  # tells lines apart without colour
+        )
+        .properties(height=220)
+    )
+    st.altair_chart(chart, width="stretch")
