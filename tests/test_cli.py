@@ -209,8 +209,10 @@ def test_serve_is_stopped_by_sigterm_and_the_cli_prints_its_real_port(tmp_path: 
         assert f":{port}/?table=" in out.stdout and "a guess" not in out.stderr
         server.send_signal(signal.SIGTERM)  # as a service manager stops it
         assert server.wait(timeout=20) is not None
-        with socket.socket() as again:  # nothing is left holding the port
+        with socket.socket() as again:  # nothing is left listening on the port
+            again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as a server would
             again.bind(("127.0.0.1", port))
+            again.listen()
     finally:
         if server.poll() is None:
             server.kill()
