@@ -228,3 +228,28 @@ def test_cli_warns_when_it_has_to_guess_the_trackers_address(tmp_path: Path) -> 
     )  # fmt: skip
     assert ":8611/?table=" in out.stdout
     assert "a guess" in out.stderr and "AIDS_PUBLIC_URL" in out.stderr
+
+
+def test_a_whole_relay_replays_from_a_file_with_aids_record(tmp_path: Path) -> None:
+    import random
+
+    from aids.games.ekiden import GAME as EKIDEN
+    from aids.games.ekiden import engine as ekiden
+
+    db = tmp_path / "a.sqlite3"
+    pid, key = links(aids("new", "ekiden", "--title", "Relay", "--player", "Aki", "--player",
+                          "Ben", "--player", "Chie", db=db).stdout)  # fmt: skip
+    service = TableService(SqliteStore(db), engines())
+    state = service.snapshot(pid).state
+    rng = random.Random(11)
+    lines = []
+    while state.phase != "over":
+        action = rng.choice(ekiden.legal_actions(state))
+        lines.append(json.dumps(EKIDEN.action_to_dict(action)))
+        state = ekiden.apply(state, action)
+    script = tmp_path / "relay.jsonl"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = aids("--lang", "en", "record", pid, str(script), "--key", key, db=db)
+    assert f"Recorded {len(lines)} action(s)" in out.stdout
+    service = TableService(SqliteStore(db), engines())
+    assert service.replay(pid) == state and service.snapshot(pid).outcome is not None

@@ -29,6 +29,7 @@ from tests.bad_input.cases import (
     BAD_SEQS,
     BAD_SETUPS,
     BAD_TITLES,
+    EKIDEN_BAD_ACTIONS,
     IMPORT_MUTATIONS,
     RAW_IMPORTS,
     Case,
@@ -165,3 +166,20 @@ def test_import_refuses_a_file_that_is_no_export(
     target_db = tmp_path / "target.sqlite3"
     target = TableService(SqliteStore(target_db), engines())
     refused((code,), lambda: target.import_(load_export(raw)), target_db)
+
+
+@pytest.fixture
+def relay(service: TableService) -> tuple[TableService, str, str]:
+    """A 3-team Ekiden with leg 1's situation card revealed."""
+    info, key = service.create("ekiden", "Relay", {
+        "teams": [{"name": n, "colour": c} for n, c in (("Aki", "red"), ("Ben", "blue"),
+                                                        ("Chie", "green"))],
+        "start": 0, "course": [{"slope": "flat", "n": 0}] * 10})  # fmt: skip
+    service.record(info.public_id, key, 0, {"type": "situation", "leg": 1, "marks": "o-xo-"})
+    return service, info.public_id, key
+
+
+@pytest.mark.parametrize("bad", EKIDEN_BAD_ACTIONS, ids=str)
+def test_service_refuses_a_bad_ekiden_action(relay, db_path: Path, bad: Case) -> None:
+    service, pid, key = relay
+    refused(bad.codes, lambda: service.record(pid, key, 1, bad.value), db_path)
