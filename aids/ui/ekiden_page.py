@@ -192,13 +192,13 @@ def _runner(ctx: TableContext, team: int) -> None:
 
 def _typed_runner(seq: int, lang: str) -> Runner:
     d = load()
-    power_col, up_col, down_col, skill_col = st.columns([3, 2, 2, 3])
-    power = power_col.segmented_control(
+    power = st.segmented_control(
         tr("ekiden.ui.power"),
         options=list(range(d.power[0], d.power[1] + 1)),
         default=4,
         key=f"power_{seq}",
     )
+    up_col, down_col, skill_col = st.columns([2, 2, 3])
     up = up_col.number_input(
         tr("ekiden.ui.up"), min_value=d.up[0], max_value=d.up[1], value=1, key=f"up_{seq}"
     )
@@ -266,14 +266,23 @@ ROAD_CSS = """
 <style>
 .road { overflow-x: auto; }
 table.road { border-collapse: collapse; font-size: 12px; }
-table.road td { border: 1px solid #c9ccd1; min-width: 22px; height: 44px; text-align: center;
-  vertical-align: middle; padding: 0 1px; }
+table.road td { border: 1px solid #c9ccd1; min-width: 12px; height: 34px;
+  vertical-align: middle; padding: 0 1px; white-space: nowrap; }
+table.road td.l { text-align: right; border-right: 2px dashed #777; }
+table.road td.r { text-align: left; border-left: 0; }
 table.road td.start { background: #fff4c2; }
 table.road td.off { background: #f2f2f2; color: #555; }
 table.road th { font-weight: 400; color: #444; font-size: 11px; }
-.piece { display: inline-block; width: 18px; height: 18px; border-radius: 9px; color: #fff;
-  font-weight: 700; line-height: 18px; font-size: 11px; margin: 1px; }
+.piece { display: inline-block; width: 20px; height: 20px; border-radius: 10px; color: #fff;
+  font-weight: 700; line-height: 20px; font-size: 12px; margin: 0 1px; text-align: center; }
 .piece.light { color: #111; }
+table.legs { border-collapse: collapse; font-size: 13px; }
+table.legs td, table.legs th { padding: 2px 6px; white-space: nowrap; text-align: center; }
+@media (max-width: 480px) {
+  table.road th { font-size: 8px; }
+  table.road td { min-width: 4px; height: 26px; }
+  .piece { width: 15px; height: 15px; line-height: 15px; font-size: 9px; border-radius: 8px; }
+}
 </style>
 """
 
@@ -288,7 +297,8 @@ def board(ctx: TableContext) -> None:
 
 
 def _road(state: EkidenState) -> None:
-    """The printed road's 27 columns (start in the middle); pieces beyond it are flagged."""
+    """The printed road's 27 columns, each split by its centre line: the pieces stand on the
+    side they crossed to, nearest the line first; columns past the printed road are grey."""
     d = load()
     half = d.road_half
     columns = range(
@@ -298,14 +308,16 @@ def _road(state: EkidenState) -> None:
     side = engine.side_after(len(state.history))
     head, cells = [], []
     for column in columns:
-        head.append(f"<th>{column:+d}</th>" if column else "<th>S</th>")
+        head.append(f'<th colspan="2">{column:+d}</th>' if column else '<th colspan="2">S</th>')
         here = sorted(
             (t_ for t_ in range(state.teams) if state.places[t_].column == column),
             key=lambda t_: state.places[t_].slot,
         )
-        pieces = "".join(_piece(state, t_) for t_ in here)
+        # left of the line the nearest piece is the rightmost; right of it, the leftmost
+        pieces = "".join(_piece(state, t_) for t_ in (reversed(here) if side == "L" else here))
         css = "start" if column == 0 else ("off" if abs(column) > half else "")
-        cells.append(f'<td class="{css}" title="{esc(tr(SIDE_KEYS[side]))}">{pieces}</td>')
+        left, right = (pieces, "") if side == "L" else ("", pieces)
+        cells.append(f'<td class="l {css}">{left}</td><td class="r {css}">{right}</td>')
     st.html(
         f'{ROAD_CSS}<div class="road"><table class="road"><tr>{"".join(head)}</tr>'
         f"<tr>{''.join(cells)}</tr></table></div>"
@@ -354,7 +366,10 @@ def _legs(ctx: TableContext) -> None:
         back = engine.columns_gained(state, load().return_legs)
         gained = "".join(f"<td>{o:+d} / {b:+d}</td>" for o, b in zip(out, back, strict=True))
         rows.append(f"<tr><td>{esc(tr('ekiden.ui.out_back'))}</td>{gained}</tr>")
-        st.html(f"<table><tr><th>#</th>{head}</tr>{''.join(rows)}</table>")
+        st.html(
+            f'{ROAD_CSS}<div class="road"><table class="legs"><tr><th>#</th>{head}</tr>'
+            f"{''.join(rows)}</table></div>"
+        )
 
 
 def _chart(ctx: TableContext) -> None:
