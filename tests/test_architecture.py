@@ -43,6 +43,9 @@ def game_files() -> set[Path]:
     for entry in BUILT_IN:
         files |= set((AIDS / "games" / entry.kind).rglob("*.py"))
         files |= {module_file(entry.page), module_file(entry.sheet)}
+        # a game's page or sheet may be split into modules named for it (derby_board.py)
+        files |= set((AIDS / "ui").glob(f"{entry.kind}_*.py"))
+        files |= set((AIDS / "print").glob(f"{entry.kind}_*.py"))
     return files
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -51,6 +52,39 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^])")
+
+
+def plain(text: object) -> str:
+    """User text for a widget label (pills, buttons), which Streamlit reads as Markdown: every
+    ASCII punctuation mark is backslash-escaped, so a name stays text (no link, no emphasis,
+    no emoji short code, no formula)."""
+    return _MARKDOWN.sub(r"\\\1", str(text))
+
+
+def ink_on(background: str) -> str:
+    """Black or white, whichever reads better on ``background`` (``#rrggbb``): WCAG contrast."""
+
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(background.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))
+    luminance = 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+    # contrast with black (L+0.05)/0.05 against white 1.05/(L+0.05): equal at L ≈ 0.179
+    return "#000" if luminance > 0.179 else "#fff"
+
+
+def badge(text: object, background: str, title: str = "") -> str:
+    """A small square mark with a letter or number on a colour (a player's seat, a counter):
+    told apart by its text as well as its colour."""
+    tip = f' title="{esc(title)}"' if title else ""
+    return (
+        f'<span class="aids-badge" style="background:{esc(background)};'
+        f'color:{ink_on(background)}"{tip}>{esc(text)}</span>'
+    )
+
+
 def language_switch() -> None:
     """ja/en toggle kept in the URL, so a refresh or a shared link keeps the language."""
     current = lang()
@@ -69,15 +103,52 @@ def language_switch() -> None:
 
 def heading(text: str) -> None:
     """A heading of user text (a table title), shown as text: never Markdown, never a link."""
-    st.html(f'<h3 style="margin:0 0 .2rem 0">{esc(text)}</h3>')
+    st.html(f'<h1 class="aids-title">{esc(text)}</h1>')
 
 
-def page_header() -> Any:
-    """The language toggle at the top right; returns the column for the page's heading."""
-    head, switch = st.columns([3, 1], vertical_alignment="center")
-    with switch:
+# Shared page styles. The main block's top padding is Streamlit's 8rem under the top
+# navigation; 4.5rem keeps the heading clear of the bar and the record controls on screen.
+PAGE_CSS = """
+<style>
+[data-testid="stMain"] [data-testid="stMainBlockContainer"] { padding-top: 4.5rem; }
+h1.aids-title { font-size: 1.5rem; line-height: 1.25; margin: 0; padding: 0; }
+.aids-badge { display: inline-block; min-width: 1.3em; padding: 0 .2em; border-radius: 3px;
+  font-weight: 700; text-align: center; line-height: 1.35; font-size: .9em;
+  box-shadow: inset 0 0 0 1px rgba(0, 0, 0, .35); }
+div.aids-banner { padding: .55rem .9rem; border-radius: .5rem; line-height: 1.45;
+  background: #e8f0fb; color: #10243f; border-left: 4px solid #1f5fa8; }
+div.aids-banner.done { background: #e7f4ec; color: #0f3320; border-left-color: #1d7a46; }
+div.aids-banner.warn { background: #fff4d6; color: #3a2a00; border-left-color: #8a5a00; }
+p.aids-head { margin: 0; font-weight: 600; line-height: 1.35; }
+div.aids-grid-note { display: flex; align-items: center; margin: 0; padding: 0 .6rem;
+  border: 1px dashed #8a8a8a; border-radius: .5rem; background: #f6f6f4; }
+div.aids-grid-note p { margin: 0; line-height: 1.35; }
+</style>
+"""
+
+
+def page_header(tools: Callable[[], None] | None = None) -> Any:
+    """The page's tools (``tools`` draws them) and the language toggle at the top right;
+    returns the column for the page's heading."""
+    st.html(PAGE_CSS)  # style only: takes no space
+    head, right = st.columns([1, 1], vertical_alignment="center")
+    with (
+        right,
+        st.container(
+            horizontal=True, horizontal_alignment="right", vertical_alignment="center", key="tools"
+        ),
+    ):
+        if tools is not None:
+            tools()
         language_switch()
     return head
+
+
+def banner(text: str, *, done: bool = False) -> None:
+    """One line of news for everyone at the table (whose turn, how it ended): text only, so
+    names stay text; a polite live region, so a screen reader hears the change."""
+    css = "aids-banner done" if done else "aids-banner"
+    st.html(f'<div class="{css}" role="status">{esc(text)}</div>')
 
 
 def base_url() -> str:

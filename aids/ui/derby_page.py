@@ -2,7 +2,8 @@
 
 The frame (``aids.ui.frame``) draws everything else. Only legal choices are offered, from the
 engine's legal-next helpers (never a limit re-derived here); a card play is three taps: horse,
-card, confirm.
+card, confirm. The controls hold still: horses and cards sit on fixed grids, each confirm
+button is at the top of its box, and the bet box keeps its height once the counter is placed.
 """
 
 from __future__ import annotations
@@ -12,12 +13,17 @@ from typing import Any
 import streamlit as st
 
 from aids.core.i18n import Lang, t
-from aids.games.derby import engine
+from aids.games.derby import describe, engine
 from aids.games.derby.data import load
 from aids.games.derby.describe import card_label, horse_label, player_label
 from aids.games.derby.model import Bet, Card, DerbyState, NoCardsLeft, Pass, PlayCard
-from aids.ui.common import esc, tr
+from aids.ui import layout
+from aids.ui.common import badge, banner, esc, lang, plain, tr
 from aids.ui.frame import TableContext
+from aids.ui.layout import cell
+
+HORSE_COLUMNS = 4  # horses on a 4 × 2 grid, each in its row's cell (2 × 4 in a narrow box)
+NARROW_HORSES = "22rem"  # under this a horse's name no longer fits a quarter of the box
 
 # --- setup ---------------------------------------------------------------------------------
 
@@ -78,10 +84,10 @@ def status(ctx: TableContext) -> None:
     if outcome is not None:
         winners = ", ".join(player_label(state, p) for p in outcome.winners)
         finishers = ", ".join(horse_label(state, h) for h in engine.finishers(state))
-        st.success(tr("derby.ui.race_over", finishers=finishers, winners=winners))
+        banner(tr("derby.ui.race_over", finishers=finishers, winners=winners), done=True)
         return
     seat = state.turn
-    st.info(
+    banner(
         tr(
             "derby.ui.status",
             fence=state.fence,
@@ -100,167 +106,221 @@ def controls(ctx: TableContext) -> None:
     state: DerbyState = ctx.state
     if ctx.snapshot.outcome is not None or not ctx.role.is_referee:
         return
-    seq = ctx.snapshot.seq
-    seat = state.turn
-    bet_horses = engine.legal_bet_horses(state)
-    if bet_horses:
-        with st.container(border=True, key="bet_box"):
-            choice = st.pills(
-                tr("derby.ui.bet_label", player=player_label(state, seat), fence=state.fence),
-                options=list(bet_horses),
-                format_func=lambda h: horse_label(state, h),
-                key=f"bet_horse_{seq}",
-            )
-            st.button(
-                tr("derby.ui.place_counter"),
-                key="bet_go",
-                disabled=choice is None,
-                on_click=ctx.write(Bet(seat, choice)) if choice is not None else None,
-            )
-    with st.container(border=True, key="play_box"):
-        horse = st.pills(
-            tr("derby.ui.play_label", player=player_label(state, seat)),
-            options=list(engine.legal_play_horses(state)),
-            format_func=lambda h: horse_label(state, h),
-            key=f"play_horse_{seq}",
-        )
-        play: PlayCard | None = None
-        if horse is not None:
-            code = st.pills(
-                tr("derby.ui.card_label"),
-                options=[c.code() for c in engine.legal_cards(state, horse)],
-                format_func=lambda c: card_label(Card.parse(c)),
-                key=f"play_card_{seq}_{horse}",
-            )
-            if code is not None:
-                play = PlayCard(seat, horse, Card.parse(code))
-                discards = _discard_input(state, play, f"discards_{seq}")
-                if discards:
-                    play = PlayCard(seat, horse, play.card, discard_count=discards)
-        st.button(
-            tr("derby.ui.play_card"),
-            key="play_go",
-            type="primary",
-            disabled=play is None,
-            on_click=ctx.write(play) if play is not None else None,
-        )
-    if engine.can_pass(state):
-        with st.container(border=True, key="pass_box"):
-            discards = _discard_input(state, Pass(seat), f"pass_discards_{seq}")
-            st.button(
-                tr("derby.ui.pass"),
-                key="pass_go",
-                on_click=ctx.write(Pass(seat, discard_count=discards)),
-            )
-    if engine.can_declare_no_cards(state):
-        with st.expander(tr("derby.ui.end_race")):
+    _bet_box(ctx)
+    if _play_box(ctx) and engine.can_declare_no_cards(state):
+        with st.expander(tr("derby.ui.end_race"), key="end_race_section"):
             st.caption(tr("derby.rulings.no_cards_left"))
             st.button(
                 tr("derby.ui.no_cards_left"), key="no_cards_go", on_click=ctx.write(NoCardsLeft())
             )
 
 
-def _discard_input(state: DerbyState, action: PlayCard | Pass, key: str) -> int:
-    """How many cards of fallen horses were discarded, up to the engine's own limit."""
-    limit = engine.discard_limit(state, action)
-    if limit == 0:
-        return 0
-    value = st.number_input(
-        tr("derby.ui.discard_count"), min_value=0, max_value=limit, value=0, step=1, key=key
-    )
-    return int(value)
+def _horses(state: DerbyState, label: str, horses: tuple[int, ...], key: str) -> int | None:
+    """A horse, each in its row's cell of a 4 × 2 grid."""
+
+    def name(horse: int) -> str:
+        return plain(horse_label(state, horse))
+
+    choice = layout.choice_grid(label, horses, key=key, grid=_horse_grid(horses), format_func=name)
+    return None if choice is None else int(choice)
+
+
+def _horse_grid(horses: tuple[int, ...]) -> layout.Grid:
+    """Each horse in its row's cell: 4 × 2, or 2 × 4 in a narrow box."""
+    narrow = layout.Grid(2, 4, [divmod(h, 2) for h in horses])
+    wide = [divmod(h, HORSE_COLUMNS) for h in horses]
+    return layout.Grid(HORSE_COLUMNS, 2, wide, narrow, NARROW_HORSES)
+
+
+def _card_grid(cards: tuple[Card, ...]) -> layout.Grid:
+    """Each card under its value, the horse's colour above black: 10 × 2, or 5 × 4 in a
+    narrow box."""
+    values = load().card_values
+    at = [(int(c.is_black), values.index(c.value)) for c in cards]
+    half = (len(values) + 1) // 2
+    narrow = layout.Grid(half, 4, [(2 * r + c // half, c % half) for r, c in at])
+    return layout.Grid(len(values), 2, at, narrow)
+
+
+def _bet_box(ctx: TableContext) -> None:
+    """Bet (optional): horse, then "Place counter". The box has the same rows in every state
+    (once the counter is placed it says so where the horses were), so the card box below
+    never moves."""
+    state: DerbyState = ctx.state
+    seat, seq = state.turn, ctx.snapshot.seq
+    player = player_label(state, seat)
+    horses = engine.legal_bet_horses(state)
+    with layout.box("bet_box"):
+        if horses or state.bet_made:
+            label = tr("derby.ui.bet_label", player=player, fence=state.fence)
+        else:
+            label = tr("derby.page.bet_title", player=player)
+        row = layout.head_row(label, "bet_head")
+        choice = None
+        if horses:
+            choice = _horses(state, label, horses, f"bet_horse_{seq}")
+        else:  # the counter placed, or why none can be: at the height of the horses' grid
+            layout.grid_note(describe.bet_note(state, ctx.lang), _horse_grid(()), "bet_note")
+        row.button(
+            tr("derby.ui.place_counter"),
+            key="bet_go",
+            disabled=choice is None,
+            on_click=ctx.write(Bet(seat, choice)) if choice is not None else None,
+        )
+
+
+def _play_box(ctx: TableContext) -> bool:
+    """Play a card: horse, card, then "Play card" at the top of the box; "Pass" beside it once
+    the engine allows one. With no card to play, the box says why and offers the way on.
+    Returns whether a card can be played."""
+    state: DerbyState = ctx.state
+    seat, seq = state.turn, ctx.snapshot.seq
+    with layout.box("play_box"):
+        label = tr("derby.ui.play_label", player=player_label(state, seat))
+        row = layout.head_row(label, "play_head")
+        horses = engine.legal_play_horses(state)
+        if not horses:
+            _no_card(ctx)
+            return False
+        horse = _horses(state, label, horses, f"play_horse_{seq}")
+        play: PlayCard | None = None
+        if horse is None:
+            layout.grid_note(tr("derby.page.choose_horse"), _card_grid(()), "card_note")
+        else:
+            cards = engine.legal_cards(state, horse)
+            code = layout.choice_grid(
+                tr("derby.ui.card_label"),
+                [c.code() for c in cards],
+                key=f"play_card_{seq}_{horse}",
+                grid=_card_grid(cards),
+                format_func=lambda c: card_label(Card.parse(c)),
+            )
+            play = PlayCard(seat, horse, Card.parse(code)) if code is not None else None
+        discards, passing = _discard_inputs(state, play, seq)
+        if play is not None and discards:
+            play = PlayCard(seat, play.horse, play.card, discard_count=discards)
+        if engine.can_pass(state):
+            pass_ = Pass(seat, discard_count=passing)
+            row.button(tr("derby.ui.pass"), key="pass_go", on_click=ctx.write(pass_))
+        row.button(
+            tr("derby.ui.play_card"),
+            key="play_go",
+            type="primary",
+            disabled=play is None,
+            on_click=ctx.write(play) if play is not None else None,
+        )
+    return True
+
+
+def _discard_inputs(state: DerbyState, play: PlayCard | None, seq: int) -> tuple[int, int]:
+    """How many cards of fallen horses were discarded with the chosen card, and with a pass:
+    each up to the engine's own limit, shown only once a horse has fallen."""
+    play_limit = engine.discard_limit(state, play) if play is not None else 0
+    pass_limit = engine.discard_limit(state, Pass(state.turn)) if engine.can_pass(state) else 0
+    if not play_limit and not pass_limit:
+        return 0, 0
+    play_col, pass_col = st.columns(2)
+    with play_col:
+        discards = layout.count_input(tr("derby.page.discard_play"), play_limit, f"discards_{seq}")
+    with pass_col:
+        passing = layout.count_input(
+            tr("derby.page.discard_pass"), pass_limit, f"pass_discards_{seq}"
+        )
+    return discards, passing
+
+
+def _no_card(ctx: TableContext) -> None:
+    """No running horse has a card left for this player: say why, and offer the way on (the
+    engine says which: a pass, the end of the race, or both)."""
+    state: DerbyState = ctx.state
+    seat, seq = state.turn, ctx.snapshot.seq
+    can_pass, can_end = engine.can_pass(state), engine.can_declare_no_cards(state)
+    layout.alert(describe.no_card_words(state, ctx.lang, can_pass=can_pass, can_end=can_end))
+    limit = engine.discard_limit(state, Pass(seat)) if can_pass else 0
+    passing = layout.count_input(tr("derby.page.discard_pass"), limit, f"pass_discards_{seq}")
+    with st.container(horizontal=True, key="way_on"):
+        if can_pass:
+            pass_ = Pass(seat, discard_count=passing)
+            st.button(tr("derby.ui.pass"), key="pass_go", type="primary", on_click=ctx.write(pass_))
+        if can_end:
+            st.button(
+                tr("derby.ui.no_cards_left"), key="no_cards_go", on_click=ctx.write(NoCardsLeft())
+            )
 
 
 # --- board and scores ----------------------------------------------------------------------
 
-BOARD_CSS = """
-<style>
-.derby-wrap { overflow-x: auto; }
-table.derby { border-collapse: collapse; font-size: 14px; width: 100%; min-width: 340px; }
-table.derby th, table.derby td { border: 1px solid #c9ccd1; padding: 2px 3px;
-  text-align: center; white-space: nowrap; }
-table.derby th { background: #eef1f5; font-weight: 600; }
-table.derby th.now { background: #ffe08a; }
-table.derby td.name { text-align: left; max-width: 7.5em; overflow: hidden;
-  text-overflow: ellipsis; }
-table.derby td.slot { width: 1.3em; background: #fafafa; }
-table.derby tr.fallen td { opacity: .45; }
-table.derby tr.fallen td.name { text-decoration: line-through; }
-.chip { display: inline-block; min-width: 1.4em; border-radius: 4px; color: #fff;
-  font-weight: 700; padding: 0 2px; }
-.chip.light { color: #222; }
-.under { font-size: 11px; color: #666; }
-.dot { font-size: 17px; line-height: 1; }
-@media (max-width: 480px) { table.derby { font-size: 12px; } }
-</style>
-"""
-
 
 def board(ctx: TableContext) -> None:
     state: DerbyState = ctx.state
-    _board(state, ended=ctx.snapshot.outcome is not None)
+    show_stacks = st.toggle(tr("derby.ui.show_stacks"), key="show_stacks")
+    latest = _latest_cell(state, ctx.latest.action if ctx.latest is not None else None)
+    st.html(_board(state, latest, ended=ctx.snapshot.outcome is not None, all_=show_stacks))
     _scores(ctx)
 
 
-def _board(state: DerbyState, *, ended: bool) -> None:
+def _latest_cell(state: DerbyState, action: Any) -> tuple[str, int, int] | None:
+    """Where the last move shows on the board: ("card", fence, row) or ("slot", fence, row)."""
+    if isinstance(action, PlayCard):
+        for fence, column in enumerate(state.columns, start=1):
+            if action.card in column[action.horse]:
+                return ("card", fence, action.horse)
+    if isinstance(action, Bet) and state.counters:
+        counter = state.counters[-1]
+        return ("slot", counter.fence, counter.horse)
+    return None
+
+
+def _board(state: DerbyState, latest: Any, *, ended: bool, all_: bool) -> str:
+    """Rows numbered, horses by name after a round dot; counters show their owner's seat."""
     data = load()
-    show_stacks = st.toggle(tr("derby.ui.show_stacks"), key="show_stacks")
-    head = ["<th>#</th>", f"<th>{esc(tr('derby.ui.horse'))}</th>"]
+    head = [cell("#", tag="th"), cell(esc(tr("derby.ui.horse")), tag="th")]
     for fence in range(1, data.fences + 1):
-        now = ' class="now"' if fence == state.fence and not ended else ""
+        now = "now" if fence == state.fence and not ended else ""
         if fence in data.payout:
-            points = esc(tr("derby.ui.slot_short", points=data.payout[fence]))
-            head.append(f"<th{now}>{points}</th>")
-        head.append(f"<th{now}>{esc(tr('derby.ui.fence_short', n=fence))}</th>")
+            tip = describe.slot_tip(fence, lang())
+            short = esc(tr("derby.ui.slot_short", points=data.payout[fence]))
+            head.append(cell(f'<abbr title="{esc(tip)}">{short}</abbr>', now, tag="th", tip=tip))
+        head.append(cell(esc(tr("derby.ui.fence_short", n=fence)), now, tag="th"))
     rows = []
     for row, horse in enumerate(state.setup.horses):
         fell = state.fallen[row]
         colour = data.horse_colour(horse.colour)
-        hex_ = colour.hex if colour else "#999"
-        mark = f" ✕{fell}" if fell else (" 🏁" if ended else "")
-        cells = [
-            f"<td>{row + 1}</td>",
-            f'<td class="name"><span style="color:{hex_}">■</span> {esc(horse.name)}{mark}</td>',
-        ]
+        dot = f'<span class="dot" style="color:{colour.hex if colour else "#999"}">●</span>'
+        note = f" ✕{fell}" if fell else (" 🏁" if ended else "")
+        cells = [cell(str(row + 1)), cell(f"{dot} {esc(horse.name)}{note}", "name")]
         for fence in range(1, data.fences + 1):
             if fence in data.payout:
-                cells.append(f'<td class="slot">{_slot(state, row, fence)}</td>')
-            cells.append(f"<td>{_stack(state.columns[fence - 1][row], show_stacks)}</td>")
-        rows.append(f'<tr class="{"fallen" if fell else ""}">{"".join(cells)}</tr>')
-    st.html(
-        f'{BOARD_CSS}<div class="derby-wrap"><table class="derby">'
-        f"<tr>{''.join(head)}</tr>{''.join(rows)}</table></div>"
+                owner = next(
+                    (c.player for c in state.counters if (c.horse, c.fence) == (row, fence)), None
+                )
+                mark = "latest" if latest == ("slot", fence, row) else ""
+                cells.append(cell("" if owner is None else _seat(state, owner), "slot", mark))
+            mark = "latest" if latest == ("card", fence, row) else ""
+            cells.append(cell(_stack(state.columns[fence - 1][row], all_), mark))
+        rows.append(("out" if fell else "", cells))
+    return layout.board_table(head, rows, "derby") + layout.legend_line(
+        describe.legend(lang()), tr("derby.page.legend_latest")
     )
 
 
-def _slot(state: DerbyState, row: int, fence: int) -> str:
-    data = load()
-    for counter in state.counters:
-        if counter.horse == row and counter.fence == fence:
-            player = state.setup.players[counter.player]
-            colour = data.counter_colour(player.colour)
-            hex_ = colour.hex if colour else "#999"
-            return f'<span class="dot" style="color:{hex_}" title="{esc(player.name)}">●</span>'
-    return ""
+def _seat(state: DerbyState, seat: int) -> str:
+    """A player's mark: their seat number on their counter colour (as on their counters)."""
+    colour = load().counter_colour(state.setup.players[seat].colour)
+    title = tr("derby.page.counter_title", player=player_label(state, seat))
+    return badge(seat + 1, colour.hex if colour else "#999999", title)
 
 
 def _stack(stack: tuple[Card, ...], show_all: bool) -> str:
-    if not stack:
-        return ""
-    data = load()
+    def card_chip(card: Card) -> str:
+        colour = load().card_colour(card.colour)
+        return layout.chip(card.value, colour.hex if colour else "#222222")
 
-    def chip(card: Card) -> str:
-        colour = data.card_colour(card.colour)
-        hex_ = colour.hex if colour else "#222"
-        light = " light" if card.colour in ("yellow", "white") else ""
-        return f'<span class="chip{light}" style="background:{hex_}">{card.value}</span>'
-
-    top = chip(stack[-1])
-    if len(stack) == 1:
-        return top
+    if len(stack) <= 1:
+        return "".join(card_chip(c) for c in stack)
     if show_all:
-        return " ".join(chip(c) for c in stack[:-1]) + " › " + top
-    return f'{top}<span class="under"> +{len(stack) - 1}</span>'
+        return " ".join(card_chip(c) for c in stack[:-1]) + " › " + card_chip(stack[-1])
+    return f'{card_chip(stack[-1])}<span class="under"> +{len(stack) - 1}</span>'
 
 
 def _scores(ctx: TableContext) -> None:
@@ -269,11 +329,10 @@ def _scores(ctx: TableContext) -> None:
     totals = engine.scores(state)
     best = outcome.winners if outcome else ()
     label = tr("derby.ui.scores_final") if outcome else tr("derby.ui.scores_if_now")
-    items = []
-    for seat in range(len(state.setup.players)):
-        crown = " 🏆" if seat in best else ""
-        items.append(
-            f"<li>{esc(player_label(state, seat))}: <b>{totals[seat]}</b>{crown}"
-            f" · {esc(tr('derby.ui.counters_left', n=state.counters_left(seat)))}</li>"
-        )
-    st.html(f"<p><b>{esc(label)}</b></p><ul>{''.join(items)}</ul>")
+    items = [
+        f"<li>{_seat(state, seat)} {esc(player.name)}: <b>{totals[seat]}</b>"
+        f"{' 🏆' if seat in best else ''}"
+        f" · {esc(tr('derby.ui.counters_left', n=state.counters_left(seat)))}</li>"
+        for seat, player in enumerate(state.setup.players)
+    ]
+    st.html(f"<p><b>{esc(label)}</b></p><ul class='aids-scores'>{''.join(items)}</ul>")

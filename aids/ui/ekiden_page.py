@@ -18,7 +18,7 @@ from aids.games.ekiden import engine
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import MARK_SIGNS, runner_text, skill_name, team_label
 from aids.games.ekiden.model import MARKS, SKILLS, EkidenState, Run, Runner, Situation, Terrain
-from aids.ui.common import esc, tr
+from aids.ui.common import banner, esc, tr
 from aids.ui.frame import TableContext
 
 # --- setup ---------------------------------------------------------------------------------
@@ -81,7 +81,7 @@ def status(ctx: TableContext) -> None:
     state: EkidenState = ctx.state
     outcome = ctx.snapshot.outcome
     if outcome is not None:
-        st.success(tr("ekiden.ui.over", winner=team_label(state, outcome.winners[0])))
+        banner(tr("ekiden.ui.over", winner=team_label(state, outcome.winners[0])), done=True)
         return
     terrain = state.setup.course[state.leg - 1]
     where = tr(
@@ -90,7 +90,7 @@ def status(ctx: TableContext) -> None:
         terrain=tr(f"ekiden.terrain.{terrain.slope}", n=terrain.n),
     )
     if state.phase == "situation":
-        st.info(f"{where} · {tr('ekiden.ui.reveal_now')}")
+        banner(f"{where} · {tr('ekiden.ui.reveal_now')}")
         return
     team = engine.next_runner(state)
     order = " → ".join(
@@ -99,7 +99,7 @@ def status(ctx: TableContext) -> None:
         if t_ not in {e.team for e in state.entries}
     )
     marks = "".join(MARK_SIGNS[m] for m in state.marks or ())
-    st.info(
+    banner(
         f"{where} · {marks} · {tr('ekiden.ui.to_play', team=team_label(state, team or 0))}"
         f" ({order})"
     )

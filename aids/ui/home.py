@@ -15,6 +15,7 @@ from aids.core.links import viewer_url
 from aids.tables import load_export
 from aids.ui.common import base_url, esc, lan_warning, lang, page_header, service, tr
 from aids.ui.frame import page_for, render_table
+from aids.ui.sharing import announce_referee_link
 
 
 def render() -> None:
@@ -56,6 +57,7 @@ def _create_form() -> None:
         st.error(exc.message(current))
         return
     st.query_params.update({"table": info.public_id, "key": key, "lang": current})
+    announce_referee_link(info.public_id, key, created=True)  # once, with a QR code
     st.rerun()
 
 

@@ -38,6 +38,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
         "--server.port", str(port), "--server.address", "127.0.0.1",
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        # a test server never reloads code: a file saved mid-run would re-import some modules
+        # and leave cached states holding the old classes
+        "--server.fileWatcherType", "none",
     ]  # fmt: skip
     proc = subprocess.Popen(
         command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT

@@ -53,9 +53,10 @@ def test_referee_records_and_viewer_updates(server: tuple[str, Path], browser) -
     # bet: Aki places a counter on Green at fence 1
     click(referee, referee.locator(".st-key-bet_box button").filter(has_text="Green").first)
     click(referee, referee.get_by_role("button", name="Place counter"))
-    # the bet is in once the bet box is gone (one bet per turn); a click on the old play box
-    # while the page is still re-drawing would be lost, as it would be for a person
-    referee.locator(".st-key-bet_box").wait_for(state="detached", timeout=30000)
+    # the bet is in once the bet box says so (one bet per turn; the box keeps its place); a
+    # click on the old play box while the page is still re-drawing would be lost, as it would
+    # be for a person
+    referee.locator(".st-key-bet_box [data-key='bet_note']").wait_for(timeout=30000)
 
     # card: horse, card, confirm — three taps
     play_box = referee.locator(".st-key-play_box")
@@ -78,7 +79,9 @@ def test_referee_records_and_viewer_updates(server: tuple[str, Path], browser) -
     assert [(c.player, c.horse, c.fence) for c in state.counters] == [(0, 2, 1)]
     assert state.top_card(1, 2) is not None and state.top_card(1, 2).code() == "green:7"
 
-    viewer.locator("table.derby .dot").first.wait_for(timeout=10000)  # Aki's counter
+    counter = viewer.locator("table.derby td.slot .aids-badge").first
+    counter.wait_for(timeout=10000)  # Aki's counter, with her seat number
+    assert counter.inner_text() == "1"
     assert viewer.locator("text=Ben").count() >= 1  # whose turn now
 
 

@@ -8,10 +8,12 @@ from aids.games.derby.model import Action, Bet, Card, DerbyState, NoCardsLeft, P
 
 
 def player_label(state: DerbyState, seat: int) -> str:
-    """``● Aki``: the player's name after a mark in their counter colour's symbol."""
+    """``🟥1 Aki``: the player's name after their counter colour's square and their seat
+    number (the number their counters show on the board), so no one is told apart by colour
+    alone."""
     player = state.setup.players[seat]
     colour = load().counter_colour(player.colour)
-    return f"{colour.symbol if colour else ''} {player.name}".strip()
+    return f"{colour.symbol if colour else ''}{seat + 1} {player.name}"
 
 
 def horse_label(state: DerbyState, row: int) -> str:
@@ -26,7 +28,7 @@ def card_label(card: Card) -> str:
 
 
 def describe(state: DerbyState, action: Action, lang: str) -> str:
-    """One log line, e.g. ``🔴 Aki plays 🟢 5 on 🟢 Green (discarded 2)``."""
+    """One log line, e.g. ``🟥1 Aki plays 🟢 5 on 🟢 Green (discarded 2)``."""
     if isinstance(action, Bet):
         return t(
             "derby.ui.log_bet",
@@ -50,3 +52,40 @@ def describe(state: DerbyState, action: Action, lang: str) -> str:
     if discarded:
         text += " " + t("derby.ui.log_discards", lang, n=discarded)
     return text
+
+
+# --- the table page's words: what the bet box says, why no card, what the board's marks mean
+
+
+def bet_note(state: DerbyState, lang: str) -> str:
+    """The bet box when it offers no horse: the counter this turn placed, or why none can be."""
+    seat = state.turn
+    player = player_label(state, seat)
+    if state.bet_made and state.counters:
+        counter = state.counters[-1]  # this turn's bet: the newest counter in force
+        horse = horse_label(state, counter.horse)
+        done = t("derby.page.bet_done", lang, player=player, horse=horse, fence=counter.fence)
+        return f"✓ {done}"
+    if state.counters_left(seat) <= 0:
+        return t("derby.page.bet_no_counters", lang, player=player)
+    return t("derby.page.bet_none", lang, player=player, fence=state.fence)
+
+
+def no_card_words(state: DerbyState, lang: str, *, can_pass: bool, can_end: bool) -> str:
+    """Why the player to act cannot play, and the way on the engine offers (pass, end, both)."""
+    why = t("derby.page.no_card", lang, player=player_label(state, state.turn))
+    way = ("way_undo", "way_end", "way_pass", "way_both")[2 * can_pass + can_end]
+    return f"{why}\n{t(f'derby.page.{way}', lang)}"
+
+
+def slot_tip(fence: int, lang: str) -> str:
+    """What a counter slot column means: the one before ``fence`` and what it scores."""
+    return t("derby.page.slot_title", lang, fence=fence, points=load().payout[fence])
+
+
+def legend(lang: str) -> str:
+    """The board's marks explained: counter slots and their points, fences, falls."""
+    payout = load().payout.values()
+    slots = " ".join(t("derby.ui.slot_short", lang, points=p) for p in payout)
+    points = "/".join(str(p) for p in payout)
+    return t("derby.page.legend", lang, slots=slots, points=points, fences=load().fences)

@@ -1,0 +1,168 @@
+"""Links of a table page, for every game: the players' QR code one tap from the top, a new
+link shown once (with a copy button and a QR code), share/print/export and the keys."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import TYPE_CHECKING
+
+import qrcode
+import streamlit as st
+
+from aids import registry
+from aids.core.links import referee_url, viewer_url
+from aids.games.base import VIEWER, Role
+from aids.print.frame import render_sheet
+from aids.ui.common import base_url, esc, lang, paper_choice, run_write, service, tr
+
+if TYPE_CHECKING:
+    from aids.ui.frame import TableContext
+
+NEW_LINK = "_new_link"
+# Scrolls the page to its top: the home page's create button sits far down its form, and the
+# browser would keep that scroll position on the new table's page (past the turn banner).
+TO_TOP = """<script>
+for (const wait of [0, 250, 800]) setTimeout(() => {
+  document.querySelector('[data-testid="stMain"]')?.scrollTo({top: 0});
+  window.scrollTo(0, 0);
+}, wait);
+</script>"""
+
+
+def qr_png(url: str) -> bytes:
+    image = qrcode.make(url, border=4)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def players_qr(ctx: TableContext) -> None:
+    """The header's button for the players' (viewer) QR code: one tap from the top."""
+    link = viewer_url(base_url(), ctx.snapshot.info.public_id, ctx.lang)
+    with st.popover(tr("page.players_qr"), key="players_qr"):
+        st.image(qr_png(link), width=240, alt=tr("table.viewer_link"))
+        st.markdown(f"**{esc(tr('table.viewer_link'))}**")
+        st.code(link, language=None, wrap_lines=True)
+        st.caption(tr("page.players_qr_hint"))
+
+
+def announce_link(role: Role, link: str, *, created: bool = False) -> None:
+    """Show ``link`` once, on the next run (only its key's hash is kept)."""
+    st.session_state[NEW_LINK] = (str(role), link, created)
+
+
+def announce_referee_link(public_id: str, key: str, *, created: bool = False) -> None:
+    announce_link(Role("referee"), referee_url(base_url(), public_id, key, lang()), created=created)
+
+
+def show_new_link() -> None:
+    """A link just issued, in a dialog over the page: the words to keep it, a copy button
+    (``st.code``), a QR code for the referee's own phone, and a button that closes it."""
+    pending = st.session_state.pop(NEW_LINK, None)
+    if not pending:
+        return
+    role, link, created = pending
+    if role != "referee":
+        label, title = tr("table.new_seat_link", role=role), tr("table.seat_link", role=role)
+    elif created:
+        label, title = tr("page.created_referee_link"), tr("table.referee_link")
+    else:
+        label, title = tr("table.new_referee_link"), tr("table.referee_link")
+
+    def body() -> None:
+        st.success(label)
+        st.code(link, language=None, wrap_lines=True)
+        qr_col, text_col = st.columns([1, 1], vertical_alignment="center")
+        qr_col.image(qr_png(link), width=200, alt=title)
+        text_col.caption(tr("page.own_phone_qr"))
+        if st.button(tr("page.link_kept"), key="new_link_done", type="primary"):
+            st.rerun()
+        if created:
+            st.html(TO_TOP, unsafe_allow_javascript=True)
+
+    st.dialog(title, width="medium")(body)()
+
+
+def share(ctx: TableContext) -> None:
+    pid = ctx.snapshot.info.public_id
+    kind = ctx.snapshot.info.kind
+    current = ctx.lang
+    link = viewer_url(base_url(), pid, current)
+    with st.expander(tr("table.share_print"), key="share_section"):
+        st.caption(tr("table.referee_link_hint"))
+        qr_col, text_col = st.columns([1, 2])
+        qr_col.image(qr_png(link), width=180, alt=tr("table.viewer_link"))
+        text_col.markdown(f"**{esc(tr('table.viewer_link'))}**")
+        text_col.code(link, language=None)
+        paper = paper_choice("paper", text_col)
+        text_col.download_button(
+            tr("table.download_sheet"),
+            data=lambda: render_sheet(
+                registry.sheet_module(kind),
+                ctx.game,
+                service().snapshot(pid, VIEWER),  # a printed sheet is public
+                base_url(),
+                current,
+                paper,
+            ),
+            file_name=f"{kind}-sheet-{current}-{paper}.pdf",
+            mime="application/pdf",
+            on_click="ignore",
+            key="download_sheet",
+        )
+        text_col.download_button(
+            tr("table.export_json"),
+            data=lambda: json.dumps(service().export(pid), ensure_ascii=False, indent=2),
+            file_name=f"table-{pid[:8]}.json",
+            mime="application/json",
+            on_click="ignore",
+            key="download_export",
+        )
+    keys(ctx)
+
+
+def keys(ctx: TableContext) -> None:
+    """Rotate the referee link; issue, rotate and revoke seat links where a game has them."""
+    pid, key = ctx.snapshot.info.public_id, ctx.key
+    with st.expander(tr("table.keys"), key="keys_section"):
+        st.caption(tr("table.keys_hint"))
+        st.button(
+            tr("table.rotate_referee"),
+            key="rotate_referee",
+            on_click=_rotate,
+            args=(pid, key, Role("referee")),
+        )
+        if not ctx.game.info.seat_keys:
+            return
+        live = {k.role for k in service().keys(pid, key) if k.revoked_at is None}
+        for seat, name in enumerate(ctx.snapshot.seats):
+            role = Role.seat_of(seat)
+            name_col, issue_col, revoke_col = st.columns([2, 1, 1])
+            name_col.text(
+                f"{name} — {tr('table.has_link') if role in live else tr('table.no_link')}"
+            )
+            issue_col.button(
+                tr("table.issue_seat"),
+                key=f"issue_{seat}",
+                on_click=_rotate,
+                args=(pid, key, role),
+            )
+            revoke_col.button(
+                tr("table.revoke_seat"),
+                key=f"revoke_{seat}",
+                disabled=role not in live,
+                on_click=run_write,
+                args=(lambda r=role: service().revoke_key(pid, key, r),),
+            )
+
+
+def _rotate(public_id: str, key: str | None, role: Role) -> None:
+    """A new key for ``role``; the referee's own new key replaces the one in the URL."""
+    new: list[str] = []
+    run_write(lambda: new.append(service().rotate_key(public_id, key, role)))
+    if not new:
+        return
+    if role.is_referee:
+        st.query_params["key"] = new[0]
+    announce_link(role, referee_url(base_url(), public_id, new[0], lang()))

@@ -1,0 +1,70 @@
+"""Page helpers for the browser tests: readiness, boxes on screen, screenshots, axe-core."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import ROOT, wait_ready
+
+# Screenshots are artifacts a person looks at (output/ is git-ignored); AIDS_SHOTS moves them.
+SHOTS = Path(os.environ.get("AIDS_SHOTS", ROOT / "output" / "screenshots"))
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def shot(page: Any, name: str, *, full_page: bool = False) -> Path:
+    """Save what the page shows; ``full_page``: all of it (Streamlit scrolls its main block, not
+    the document, so the viewport is stretched to the block's height for the picture)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    view = page.viewport_size
+    if full_page:
+        height = page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+        page.set_viewport_size({"width": view["width"], "height": max(height, view["height"])})
+        page.wait_for_timeout(300)
+    page.screenshot(path=str(path))
+    if full_page:
+        page.set_viewport_size(view)
+    return path
+
+
+def settle(page: Any, ms: int = 400) -> None:
+    """Ready (connected, script done), then a moment for the browser to lay the page out."""
+    wait_ready(page)
+    page.wait_for_timeout(ms)
+
+
+def tap(page: Any, locator: Any) -> None:
+    """Click once the element is there, then wait for the run it starts."""
+    locator.click(timeout=30000)
+    settle(page)
+
+
+def on_screen(page: Any, locator: Any) -> dict[str, float]:
+    """The element's box, asserted wholly inside the viewport (not below the fold)."""
+    box = locator.bounding_box()
+    assert box is not None, "not drawn"
+    view = page.viewport_size
+    assert box["y"] >= 0 and box["y"] + box["height"] <= view["height"], (box, view)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"], (box, view)
+    return dict(box)
+
+
+def axe_violations(page: Any) -> list[str]:
+    """axe-core's WCAG 2 A/AA violations on the page, one line per rule and element.
+
+    axe-core comes from PyPI (``axe-playwright-python`` bundles axe.min.js)."""
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        pytest.fail("axe-playwright-python is missing: the test extras install it")
+    options = {"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]}
+    results = Axe().run(page, options=options)
+    return [
+        f"{v['id']}: {', '.join(map(str, n['target']))}: {n.get('failureSummary', '')}"
+        for v in results.response["violations"]
+        for n in v["nodes"]
+    ]

@@ -1,0 +1,56 @@
+"""Tables in known states for the browser tests, recorded through the table service."""
+
+from __future__ import annotations
+
+from aids.games.derby.model import DerbySetup
+from aids.tables import TableService
+from tests.games.derby.helpers import ROWS
+from tests.games.derby.test_full_race import RACE
+
+NAMES = ["Aki", "Ben", "Chie", "Dai", "Emi"]
+
+
+def new_table(service: TableService, title: str, players: int, lang: str = "en") -> tuple[str, str]:
+    """A fresh tracking table of ``players`` (horses named in ``lang``): (public id, key)."""
+    setup = DerbySetup.default(NAMES[:players], lang)
+    info, key = service.create("derby", title, setup.to_dict())
+    return info.public_id, key
+
+
+Step = tuple[str | None, str, str]  # (bet on this horse or None, horse, "colour value")
+
+
+def record(service: TableService, pid: str, key: str, steps: list[Step]) -> None:
+    """Record each step (a bet, then a card) for whoever is to act."""
+    for bet_on, horse, code in steps:
+        snap = service.snapshot(pid)
+        turn = snap.state.turn
+        if bet_on:
+            bet = {"type": "bet", "player": turn, "horse": ROWS.index(bet_on)}
+            service.record(pid, key, snap.seq, bet)
+            snap = service.snapshot(pid)
+        colour, value = code.split()
+        card = f"{colour}:{value}"
+        play = {"type": "play", "player": turn, "horse": ROWS.index(horse), "card": card}
+        service.record(pid, key, snap.seq, play)
+
+
+def mid_race(service: TableService, players: int = 3, lang: str = "en") -> tuple[str, str]:
+    """Fence 2 under way: white has fallen at fence 1 (with a counter on it), a black card
+    lies under a blue one, counters placed at fences 1 and 2."""
+    pid, key = new_table(service, "Mid-race", players, lang)
+    record(service, pid, key, RACE[:12])
+    return pid, key
+
+
+def no_card_left(service: TableService, players: int = 2) -> tuple[str, str]:
+    """Nobody can play: red got every red and black card at fence 1 (so fence 2 can never
+    fill), blue fell, and every card of the other running horses has been played since."""
+    pid, key = new_table(service, "Stuck", players)
+    steps: list[Step] = [(None, "red", f"red {v}") for v in range(10)]
+    steps += [(None, "red", f"black {v}") for v in range(10)]
+    steps += [(None, "blue", "blue 0")]  # lowest at fence 1: blue falls
+    steps += [(None, h, f"{h} 1") for h in ROWS[2:]]  # fence 1 fills
+    steps += [(None, h, f"{h} {v}") for h in ROWS[2:] for v in range(10) if v != 1]
+    record(service, pid, key, steps)
+    return pid, key

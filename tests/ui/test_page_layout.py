@@ -1,0 +1,136 @@
+"""What the table page says and offers at a real table (AppTest, real SQLite): the bet box
+stays and says "counter placed", a player with no card is told why and offered the way on,
+the referee link is shown once after "Create table", every player and counter carries a seat
+number, the counter slots are explained, the last move is marked, names stay text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from aids.games.derby import engine
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+from tests.e2e.scenes import mid_race, new_table, no_card_left, record
+from tests.ui.conftest import new_app
+
+
+@pytest.fixture
+def service(app_db: Path) -> TableService:
+    return TableService(SqliteStore(app_db), engines())
+
+
+def html(at: AppTest) -> str:
+    return "\n".join(h.proto.body for h in at.html)
+
+
+def keys(at: AppTest) -> set[str]:
+    return {b.key for b in at.button if b.key}
+
+
+def test_bet_box_stays_and_says_the_counter_is_placed(service: TableService) -> None:
+    pid, key = new_table(service, "Bet", 3)
+    at = new_app(table=pid, key=key, lang="en")
+    at.pills(key="bet_horse_0").set_value(3).run()
+    at.button(key="bet_go").click()
+    at = at.run()
+    assert service.snapshot(pid).state.bet_made
+    assert "Counter placed: 🟥1 Aki on 🟡 Yellow at fence 1. Now the card." in html(at)
+    assert not any(p.key == "bet_horse_1" for p in at.pills)  # one bet per turn
+    assert at.button(key="bet_go").disabled  # the box keeps its row and its place
+    assert at.pills(key="play_horse_1").options  # the card comes next
+    ja = new_app(table=pid, key=key, lang="ja")
+    assert "カウンターを置きました" in html(ja)
+
+
+def test_no_legal_card_says_why_and_offers_pass_and_the_end(service: TableService) -> None:
+    pid, key = no_card_left(service)
+    state = service.snapshot(pid).state
+    assert engine.legal_play_horses(state) == ()
+    at = new_app(table=pid, key=key, lang="en")
+    assert "🟦2 Ben has no card to play" in html(at)
+    assert "Way on: record a pass" in html(at)
+    assert not any(p.key.startswith("play_horse") for p in at.pills)  # no empty card list
+    assert {"pass_go", "no_cards_go"} <= keys(at) and "play_go" not in keys(at)
+    assert "出せるカードはありません" in html(new_app(table=pid, key=key, lang="ja"))
+    at.button(key="pass_go").click()
+    at = at.run()
+    assert service.snapshot(pid).state.turn == 0
+    assert "🟥1 Aki has no card to play" in html(at)
+
+
+def test_create_table_shows_the_referee_link_once_with_a_qr_code(app_db: Path) -> None:
+    at = new_app(lang="en")
+    at.text_input(key="new_title").set_value("Once")
+    for i, name in enumerate(["Aki", "Ben"]):
+        at.text_input(key=f"new_player_{i}").set_value(name)
+    next(b for b in at.button if b.label == "Create table").click()
+    at = at.run()
+    key = at.query_params["key"]
+    assert any(c.value.endswith(f"key={key}&lang=en") for c in at.code)  # with a copy button
+    assert any("Bookmark it now" in s.value for s in at.success)
+    images = len(at.get("image"))  # the players' QR (header, share) and the referee's own
+    at.button(key="new_link_done").click()
+    at = at.run()
+    assert len(at.get("image")) == images - 1 == 2
+    assert not any("key=" in c.value for c in at.code)
+    assert not any("Bookmark it now" in s.value for s in at.success)
+
+
+def test_players_counters_and_rows_carry_a_number_as_well_as_a_colour(
+    service: TableService,
+) -> None:
+    pid, key = mid_race(service, 4)
+    at = new_app(table=pid, key=key, lang="en")
+    page = html(at)
+    assert "Turn: 🟥1 Aki" in page  # the square of the counter colour and the seat number
+    for seat, name in enumerate(["Aki", "Ben", "Chie", "Dai"], start=1):
+        assert f">{seat}</span> {name}:" in page  # the score list: seat badge, then the name
+    badges = re.findall(r'<td class="slot[^"]*"><span class="aids-badge"[^>]*>(\d)</span>', page)
+    owners = [str(c.player + 1) for c in service.snapshot(pid).state.counters]
+    assert sorted(badges) == sorted(owners) and len(owners) == 5  # each shows its owner's seat
+    assert "<td>8</td>" in page  # rows are numbered
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "counter slots before each fence"), ("ja", "各柵の前のカウンター枠")],
+)
+def test_counter_slot_columns_are_explained(service: TableService, lang: str, words: str) -> None:
+    pid, _ = new_table(service, "Legend", 3)
+    page = html(new_app(table=pid, lang=lang))
+    assert words in page and "4/3/2/1" in page
+    tip = "a counter here scores 4 points" if lang == "en" else "ここのカウンターは4点"
+    assert tip in page  # the column's tooltip
+
+
+def test_last_move_is_marked_on_the_board_and_in_the_log(service: TableService) -> None:
+    pid, key = new_table(service, "Latest", 2)
+    record(service, pid, key, [("red", "green", "green 7")])
+    page = html(new_app(table=pid, lang="en"))
+    assert page.count('<td class="latest">') == 1  # the card's cell
+    assert '<span class="chip"' in page.split('<td class="latest">')[1].split("</td>")[0]
+    log = page.split('<ol class="aids-log">')[1]
+    assert log.startswith('<li class="latest">') and "green 7" not in log.split("</li>")[1]
+    assert ">latest</span>" in log.split("</li>")[0]
+    service.undo(pid, key, 2)  # the card taken back: the bet is the last move in force
+    page = html(new_app(table=pid, lang="en"))
+    assert 'class="slot latest"' in page
+
+
+def test_names_stay_text_in_pills_and_banners(service: TableService) -> None:
+    from aids.games.derby.model import DerbySetup
+
+    setup = DerbySetup.default(["[x](http://e.x)", "*Ben*"]).to_dict()
+    setup["horses"][0]["name"] = "**Red** [y](http://e.x)"
+    info, key = service.create("derby", "Names", setup)
+    at = new_app(table=info.public_id, key=key, lang="en")
+    assert not at.exception
+    option = at.pills(key="play_horse_0").options[0]
+    assert option.endswith(r"\*\*Red\*\* \[y\]\(http\://e\.x\)")  # Markdown read as text
+    banner = html(at).split("aids-banner")[1].split("</div>")[0]
+    assert "🟥1 [x](http://e.x)" in banner and "<a" not in banner
