@@ -27,6 +27,7 @@ from aids.ui.sharing import players_qr, share, show_new_link
 from aids.ui.table_log import describe_entry, latest_action, log, rulings
 
 REFRESH_SECONDS = 1.0  # the viewer polls the store; a change shows within this (plus a run)
+FOLLOW_SECONDS = 2.0  # how soon a referee or seat page notices another device's write
 __all__ = ["GamePage", "TableContext", "describe_entry", "page_for", "render_table"]
 
 
@@ -117,6 +118,7 @@ def render_table(public_id: str, key: str | None) -> None:
         _live(public_id)
         return
     page = page_for(snapshot.info.kind)
+    _follow(public_id, snapshot.seq)
     show_flash()
     show_new_link()
     page.status(ctx)
@@ -129,6 +131,15 @@ def render_table(public_id: str, key: str | None) -> None:
     rulings(game)
     if role.is_referee:
         share(ctx)
+
+
+@st.fragment(run_every=FOLLOW_SECONDS)
+def _follow(public_id: str, drawn: int) -> None:
+    """Referee and seat pages redraw when someone else writes (another seat's secret choice,
+    a second device): a light check of the log's length, and a full redraw only if it grew.
+    A choice half-made on the old page is dropped with it: it was made against old state."""
+    if service().snapshot(public_id).seq != drawn:
+        st.rerun(scope="app")
 
 
 @st.fragment(run_every=REFRESH_SECONDS)

@@ -233,3 +233,24 @@ def test_phone_viewer_marks_the_last_move_and_keeps_open_sections_open(
     assert "最新" in first.inner_text() and "黄" in first.inner_text()
     assert page.locator("table.aids-board td.latest").count() == 1
     shot(page, "viewer-ja-390", full_page=True)
+
+
+def test_the_referee_page_follows_a_write_from_another_device(
+    server: tuple[str, Path], browser: Any
+) -> None:
+    """A second device (or a player's own link) records: the referee's page redraws by itself
+    within a few seconds, so the referee never works on an old board."""
+    base, _ = server
+    service = service_of(server)
+    pid, key = new_table(service, "Follow", 3)
+    page = open_page(browser, referee_url(base, pid, key, "en"), LAPTOP)
+    assert "Turn: 🟥1 Aki" in page.inner_text("body").replace("\n", " ")
+    record(service, pid, key, [(None, "red", "red 3")])  # another device plays Aki's card
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        text = page.inner_text("body").replace("\n", " ")
+        if "Turn: 🟦2 Ben" in text:
+            break
+        page.wait_for_timeout(300)
+    assert "Turn: 🟦2 Ben" in text
+    page.close()
