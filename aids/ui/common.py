@@ -152,7 +152,15 @@ def banner(text: str, *, done: bool = False) -> None:
 
 
 def base_url() -> str:
-    return public_base_url()
+    """Where phones reach this tracker: ``AIDS_PUBLIC_URL``, else this machine's LAN address
+    and the port this Streamlit server actually listens on (the CLI's rule, ``core.links``)."""
+    if os.environ.get("AIDS_PORT"):
+        return public_base_url()
+    try:
+        port = int(st.get_option("server.port"))
+    except (TypeError, ValueError, RuntimeError):
+        port = None
+    return public_base_url(port=port)
 
 
 def lan_warning() -> None:
