@@ -131,14 +131,17 @@ def _situation(ctx: TableContext) -> None:
     with st.container(border=True, key="situation_box"):
         st.markdown(f"**{esc(tr('ekiden.ui.situation_label', leg=state.leg))}**")
         marks: list[str] = []
-        for rank, col in zip(range(1, 6), st.columns(5), strict=True):
+        for rank in range(1, 6):  # one row per leg rank, as printed on the card
+            label_col, marks_col = st.columns([1, 3], vertical_alignment="center")
             used = "" if rank in labels else " ·"
-            choice = col.segmented_control(
-                tr("ekiden.ui.rank_n", n=rank) + used,
+            label_col.markdown(esc(tr("ekiden.ui.rank_n", n=rank) + used))
+            choice = marks_col.segmented_control(
+                tr("ekiden.ui.rank_n", n=rank),
                 options=list(MARKS),
                 format_func=MARK_SIGNS.__getitem__,
                 default="-",
                 key=f"mark_{seq}_{rank}",
+                label_visibility="collapsed",
             )
             marks.append(choice or "-")
         st.caption(tr("ekiden.ui.rows_read", rows=", ".join(map(str, sorted(labels)))))
