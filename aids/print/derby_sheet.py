@@ -19,8 +19,9 @@ from reportlab.platypus import Flowable, KeepInFrame, Spacer, Table, TableStyle
 
 from aids.core.i18n import t
 from aids.games.derby import GAME, engine
-from aids.games.derby.data import Colour, load
+from aids.games.derby.data import load
 from aids.games.derby.model import DerbyState
+from aids.games.palette import Colour
 from aids.print.cells import (
     FAINT,
     INK,

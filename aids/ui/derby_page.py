@@ -20,7 +20,7 @@ from aids.games.derby.model import Bet, Card, DerbyState, NoCardsLeft, Pass, Pla
 from aids.ui import layout
 from aids.ui.common import badge, banner, esc, lang, plain, tr
 from aids.ui.frame import TableContext
-from aids.ui.layout import cell
+from aids.ui.layout import cell, names_with_colours
 
 HORSE_COLUMNS = 4  # horses on a 4 × 2 grid, each in its row's cell (2 × 4 in a narrow box)
 NARROW_HORSES = "22rem"  # under this a horse's name no longer fits a quarter of the box
@@ -33,26 +33,18 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
     data = load()
 
     def colour_name(key: str) -> str:
-        colour = data.horse_colour(key) or data.counter_colour(key)
-        return f"{colour.symbol} {colour.name(lang)}" if colour else key
+        colour = data.horse_colour(key)
+        return colour.label(lang) if colour else key
 
     st.markdown(f"**{esc(t('derby.ui.players_seat_order', lang))}**")
-    counter_keys = [c.key for c in data.counter_colours]
-    players: list[dict[str, str]] = []
-    for i in range(data.max_players):
-        name_col, colour_col = st.columns([3, 2])
-        name = name_col.text_input(
-            t("table.player_n", lang, n=i + 1), key=f"new_player_{i}", max_chars=40
-        )
-        colour = colour_col.selectbox(
-            t("derby.ui.counter_colour", lang),
-            options=counter_keys,
-            index=i,
-            format_func=colour_name,
-            key=f"new_player_colour_{i}",
-        )
-        if name.strip():
-            players.append({"name": name, "colour": str(colour)})
+    players = names_with_colours(
+        data.max_players,
+        data.counter_colours,
+        name_label=lambda n: t("table.player_n", lang, n=n),
+        colour_label=t("derby.ui.counter_colour", lang),
+        key="new_player",
+        lang=lang,
+    )
     horses: list[dict[str, str]] = []
     with st.expander(t("derby.ui.horses_row_order", lang)):
         horse_keys = [c.key for c in data.horse_colours]

@@ -20,6 +20,7 @@ from aids.games.ekiden.describe import MARK_SIGNS, runner_text, skill_name, team
 from aids.games.ekiden.model import MARKS, SKILLS, EkidenState, Run, Runner, Situation, Terrain
 from aids.ui.common import banner, esc, tr
 from aids.ui.frame import TableContext
+from aids.ui.layout import names_with_colours
 
 # --- setup ---------------------------------------------------------------------------------
 
@@ -28,27 +29,14 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
     """Teams in seat order with piece colours, the start player, the five course cards."""
     d = load()
     st.markdown(f"**{esc(t('ekiden.ui.teams_seat_order', lang))}**")
-    keys = [c.key for c in d.colours]
-
-    def colour_name(key: str) -> str:
-        colour = d.colour(key)
-        return f"{colour.symbol} {colour.name(lang)}" if colour else key
-
-    teams: list[dict[str, str]] = []
-    for i in range(d.max_teams):
-        name_col, colour_col = st.columns([3, 2])
-        name = name_col.text_input(
-            t("ekiden.ui.team_n", lang, n=i + 1), key=f"ek_team_{i}", max_chars=40
-        )
-        colour = colour_col.selectbox(
-            t("ekiden.ui.colour", lang),
-            options=keys,
-            index=i,
-            format_func=colour_name,
-            key=f"ek_colour_{i}",
-        )
-        if name.strip():
-            teams.append({"name": name, "colour": str(colour)})
+    teams = names_with_colours(
+        d.max_teams,
+        d.colours,
+        name_label=lambda n: t("ekiden.ui.team_n", lang, n=n),
+        colour_label=t("ekiden.ui.colour", lang),
+        key="ek_team",
+        lang=lang,
+    )
     start = st.number_input(
         t("ekiden.ui.start_player", lang),
         min_value=1,

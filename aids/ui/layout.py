@@ -7,12 +7,13 @@ buttons below or beside it never move under the referee's finger.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
+from aids.games.palette import Colour
 from aids.ui.common import esc, ink_on, plain
 
 PILL_ROW = 2.1  # rem: one row of a grid of pills
@@ -178,3 +179,32 @@ ul.aids-scores li { margin: 0; }
 @media (max-width: 480px) { table.aids-board { font-size: 12px; } }
 </style>
 """
+
+
+def names_with_colours(
+    count: int,
+    colours: Sequence[Colour],
+    *,
+    name_label: Callable[[int], str],
+    colour_label: str,
+    key: str,
+    lang: str,
+) -> list[dict[str, str]]:
+    """Rows of a name and a colour (players, teams) for a setup form, in seat order; each row
+    starts on its own palette colour. Empty names are left out (unused seats)."""
+    keys = [c.key for c in colours]
+    by_key = {c.key: c for c in colours}
+    rows: list[dict[str, str]] = []
+    for i in range(count):
+        name_col, colour_col = st.columns([3, 2])
+        name = name_col.text_input(name_label(i + 1), key=f"{key}_{i}", max_chars=40)
+        colour = colour_col.selectbox(
+            colour_label,
+            options=keys,
+            index=i % len(keys),
+            format_func=lambda k: by_key[k].label(lang),
+            key=f"{key}_colour_{i}",
+        )
+        if name.strip():
+            rows.append({"name": name, "colour": str(colour)})
+    return rows

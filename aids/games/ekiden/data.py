@@ -7,19 +7,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from aids.core.errors import DataError
+from aids.games.palette import Colour
 from aids.paths import SEEDS
-
-
-@dataclass(frozen=True, slots=True)
-class Colour:
-    key: str
-    symbol: str
-    en: str
-    ja: str
-    hex: str
-
-    def name(self, lang: str) -> str:
-        return self.ja if lang == "ja" else self.en
 
 
 @dataclass(frozen=True, slots=True)
