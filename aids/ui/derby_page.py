@@ -19,7 +19,7 @@ from aids.games.derby.describe import card_label, horse_label, player_label
 from aids.games.derby.model import Bet, Card, DerbyState, NoCardsLeft, Pass, PlayCard
 from aids.ui import layout
 from aids.ui.common import badge, banner, esc, lang, plain, tr
-from aids.ui.frame import TableContext
+from aids.ui.context import TableContext
 from aids.ui.layout import cell, names_with_colours
 
 HORSE_COLUMNS = 4  # horses on a 4 × 2 grid, each in its row's cell (2 × 4 in a narrow box)

@@ -19,7 +19,7 @@ from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import MARK_SIGNS, runner_text, skill_name, team_label
 from aids.games.ekiden.model import MARKS, SKILLS, EkidenState, Run, Runner, Situation, Terrain
 from aids.ui.common import banner, esc, tr
-from aids.ui.frame import TableContext
+from aids.ui.context import TableContext
 from aids.ui.layout import names_with_colours
 
 # --- setup ---------------------------------------------------------------------------------

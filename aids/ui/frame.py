@@ -11,81 +11,19 @@ setup fields, the status line, the record controls and the board (shared pieces 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol, cast
-
 import streamlit as st
 
-from aids import registry
 from aids.core.errors import AidsError
-from aids.core.i18n import Lang
-from aids.games.base import VIEWER, AnyGame, Role
-from aids.tables import LogEntry, Snapshot
+from aids.games.base import VIEWER, Role
+from aids.tables import Snapshot
 from aids.ui.common import heading, lang, page_header, plain, run_write, service, show_flash, tr
+from aids.ui.context import GamePage, TableContext, page_for
 from aids.ui.sharing import players_qr, share, show_new_link
-from aids.ui.table_log import describe_entry, latest_action, log, rulings
+from aids.ui.table_log import log, rulings
 
 REFRESH_SECONDS = 1.0  # the viewer polls the store; a change shows within this (plus a run)
 FOLLOW_SECONDS = 2.0  # how soon a referee or seat page notices another device's write
-__all__ = ["GamePage", "TableContext", "describe_entry", "page_for", "render_table"]
-
-
-@dataclass(frozen=True, slots=True)
-class TableContext:
-    """One run of a table page: the snapshot as this reader may see it, and how to write."""
-
-    snapshot: Snapshot
-    key: str | None
-    game: AnyGame
-    lang: Lang
-
-    @property
-    def role(self) -> Role:
-        return self.snapshot.role
-
-    @property
-    def state(self) -> Any:
-        return self.snapshot.state
-
-    @property
-    def can_write(self) -> bool:
-        return not self.role.is_viewer
-
-    @property
-    def latest(self) -> LogEntry | None:
-        """The newest action in force that this reader may see (the board marks it)."""
-        return latest_action(self)
-
-    def write(self, action: Any) -> Callable[[], None]:
-        """A widget callback that records ``action`` against the sequence this page was drawn
-        from (a double click or a second device gets "refreshed, try again")."""
-        pid, key, seq = self.snapshot.info.public_id, self.key, self.snapshot.seq
-        return lambda: run_write(lambda: service().record(pid, key, seq, action))
-
-
-class GamePage(Protocol):
-    """What a game's page module provides (``aids/ui/<kind>_page.py``)."""
-
-    def setup_fields(self, lang: Lang) -> dict[str, Any]:
-        """Draw the setup inputs (inside the create form); return the raw setup dict."""
-        ...
-
-    def status(self, ctx: TableContext) -> None:
-        """One banner: whose turn, where the race stands, or how it ended."""
-        ...
-
-    def controls(self, ctx: TableContext) -> None:
-        """The record controls for ``ctx.role``, offering only what the engine allows."""
-        ...
-
-    def board(self, ctx: TableContext) -> None:
-        """The board and standings (read-only; also the viewer's page)."""
-        ...
-
-
-def page_for(kind: str) -> GamePage:
-    return cast(GamePage, registry.page_module(kind))
+__all__ = ["GamePage", "TableContext", "page_for", "render_table"]
 
 
 # --- the table page ------------------------------------------------------------------------

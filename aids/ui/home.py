@@ -14,7 +14,8 @@ from aids.core.i18n import t
 from aids.core.links import viewer_url
 from aids.tables import load_export
 from aids.ui.common import base_url, esc, lan_warning, lang, page_header, service, tr
-from aids.ui.frame import page_for, render_table
+from aids.ui.context import page_for
+from aids.ui.frame import render_table
 from aids.ui.sharing import announce_referee_link
 
 

@@ -17,7 +17,7 @@ from aids.print.frame import render_sheet
 from aids.ui.common import base_url, esc, lang, paper_choice, run_write, service, tr
 
 if TYPE_CHECKING:
-    from aids.ui.frame import TableContext
+    from aids.ui.context import TableContext
 
 NEW_LINK = "_new_link"
 # Scrolls the page to its top: the home page's create button sits far down its form, and the

@@ -16,7 +16,7 @@ from aids.tables import LogEntry
 from aids.ui.common import esc, tr
 
 if TYPE_CHECKING:
-    from aids.ui.frame import TableContext
+    from aids.ui.context import TableContext
 
 LOG_LINES = 40
 
@@ -33,15 +33,6 @@ ol.aids-log li.undone span.text { text-decoration: line-through; color: #4a4a4a;
 p.aids-log-count { margin: 0 0 .3rem 0; font-size: 14px; color: #4a4a4a; }
 </style>
 """
-
-
-def latest_action(ctx: TableContext) -> LogEntry | None:
-    """The action whose effect the board shows last: the newest one still in force (an undo
-    takes its action back, a redo puts it back) that this reader may see."""
-    for entry in reversed(ctx.snapshot.log):
-        if entry.kind == "action" and not entry.undone:
-            return None if entry.sealed or entry.action is None else entry
-    return None
 
 
 def describe_entry(ctx: TableContext, entry: LogEntry) -> str:

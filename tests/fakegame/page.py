@@ -8,7 +8,7 @@ import streamlit as st
 
 from aids.core.i18n import Lang, t
 from aids.ui.common import esc, tr
-from aids.ui.frame import TableContext
+from aids.ui.context import TableContext
 from tests.fakegame.game import DIE, SEALED, SPEEDS, Commit, Roll, SprintState
 
 

@@ -1,0 +1,80 @@
+"""What a game's page module is handed on each run (``TableContext``) and what it provides
+(``GamePage``). Kept apart from the frame so the frame's parts can use it without a cycle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+from aids import registry
+from aids.core.i18n import Lang
+from aids.games.base import AnyGame, Role
+from aids.tables import LogEntry, Snapshot
+from aids.ui.common import run_write, service
+
+
+@dataclass(frozen=True, slots=True)
+class TableContext:
+    """One run of a table page: the snapshot as this reader may see it, and how to write."""
+
+    snapshot: Snapshot
+    key: str | None
+    game: AnyGame
+    lang: Lang
+
+    @property
+    def role(self) -> Role:
+        return self.snapshot.role
+
+    @property
+    def state(self) -> Any:
+        return self.snapshot.state
+
+    @property
+    def can_write(self) -> bool:
+        return not self.role.is_viewer
+
+    @property
+    def latest(self) -> LogEntry | None:
+        """The newest action in force that this reader may see (the board marks it)."""
+        return latest_action(self.snapshot)
+
+    def write(self, action: Any) -> Callable[[], None]:
+        """A widget callback that records ``action`` against the sequence this page was drawn
+        from (a double click or a second device gets "refreshed, try again")."""
+        pid, key, seq = self.snapshot.info.public_id, self.key, self.snapshot.seq
+        return lambda: run_write(lambda: service().record(pid, key, seq, action))
+
+
+class GamePage(Protocol):
+    """What a game's page module provides (``aids/ui/<kind>_page.py``)."""
+
+    def setup_fields(self, lang: Lang) -> dict[str, Any]:
+        """Draw the setup inputs (inside the create form); return the raw setup dict."""
+        ...
+
+    def status(self, ctx: TableContext) -> None:
+        """One banner: whose turn, where the race stands, or how it ended."""
+        ...
+
+    def controls(self, ctx: TableContext) -> None:
+        """The record controls for ``ctx.role``, offering only what the engine allows."""
+        ...
+
+    def board(self, ctx: TableContext) -> None:
+        """The board and standings (read-only; also the viewer's page)."""
+        ...
+
+
+def page_for(kind: str) -> GamePage:
+    return cast(GamePage, registry.page_module(kind))
+
+
+def latest_action(snapshot: Snapshot) -> LogEntry | None:
+    """The action whose effect the board shows last: the newest one still in force (an undo
+    takes its action back, a redo puts it back) that this reader may see."""
+    for entry in reversed(snapshot.log):
+        if entry.kind == "action" and not entry.undone:
+            return None if entry.sealed or entry.action is None else entry
+    return None
