@@ -128,12 +128,14 @@ def _write_tracker_file(port: int) -> None:
 
 
 def _tracker_port() -> int | None:
-    """The port of the tracker running on this data folder, if one is."""
+    """The port of the tracker running on this data folder, if one is (the file is checked
+    like any other input: a damaged one is ignored, never a crash)."""
     try:
-        info = json.loads(tracker_file().read_text())
-        pid, port = int(info["pid"]), int(info["port"])
+        info = inputs.json_document(tracker_file().read_bytes(), max_bytes=1024)
+        pid = inputs.whole_number(info.get("pid"), "tracker.json pid", low=1, high=2**22)
+        port = inputs.whole_number(info.get("port"), "tracker.json port", low=1, high=65535)
         os.kill(pid, 0)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, AidsError, AttributeError):
         return None
     return port
 

@@ -253,3 +253,19 @@ def test_a_whole_relay_replays_from_a_file_with_aids_record(tmp_path: Path) -> N
     assert f"Recorded {len(lines)} action(s)" in out.stdout
     service = TableService(SqliteStore(db), engines())
     assert service.replay(pid) == state and service.snapshot(pid).outcome is not None
+
+
+@pytest.mark.parametrize(
+    "content",
+    ['{"pid": 1' + "0" * 30 + ', "port": 8600}', '{"pid": 1, "port": 99999}', "[]", "\x00", "{"],
+)
+def test_a_damaged_tracker_file_is_ignored_not_a_crash(tmp_path: Path, content: str) -> None:
+    (tmp_path / "tracker.json").write_text(content)
+    env = dict(os.environ, AIDS_DB=str(tmp_path / "a.sqlite3"), AIDS_PORT="8611")
+    env.pop("AIDS_PUBLIC_URL", None)
+    out = subprocess.run(
+        [sys.executable, "-m", "aids.cli", "--lang", "en", "new", "derby", "--title", "T",
+         "--player", "A", "--player", "B"], env=env, cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert out.returncode == 0 and "Traceback" not in out.stderr
+    assert ":8611/?table=" in out.stdout and ":99999" not in out.stdout

@@ -25,7 +25,7 @@ MAX_JSON_BYTES = 8 * 1024 * 1024  # an exported night is a few hundred kB
 MAX_JSON_DEPTH = 16
 MAX_INT_DIGITS = 15
 MAX_URL = 300  # a longer base URL would not fit a QR code printed at 30 mm
-ASCII_DIGITS = re.compile(r"^[0-9]+$")
+ASCII_DIGITS = re.compile(r"\A[0-9]+\Z")
 
 
 def text(raw: object, field: str, *, max_len: int) -> str:

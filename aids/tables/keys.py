@@ -8,8 +8,8 @@ import re
 import secrets
 from datetime import UTC, datetime
 
-PUBLIC_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{21,63}$")
-KEY_HASH_RE = re.compile(r"^[0-9a-f]{64}$")
+PUBLIC_ID_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9_-]{21,63}\Z")  # \Z: no trailing newline
+KEY_HASH_RE = re.compile(r"\A[0-9a-f]{64}\Z")
 MAX_KEY_LENGTH = 128
 
 

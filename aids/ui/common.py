@@ -185,7 +185,7 @@ def show_flash() -> None:
         return
     _, code, params, stale = pending
     message = AidsError(code, **params).message(lang())
-    (st.warning if stale else st.error)(message, icon="⚠️")
+    (st.warning if stale else st.error)(plain(message), icon="⚠️")
     if st.button(tr("table.dismiss"), key="dismiss_flash", type="tertiary"):
         st.session_state.pop(FLASH, None)
         st.rerun()

@@ -40,6 +40,19 @@ class TableContext:
         """The newest action in force that this reader may see (the board marks it)."""
         return latest_action(self.snapshot)
 
+    def write_from(self, build: Callable[[], Any | None]) -> Callable[[], None]:
+        """A widget callback that builds its action when clicked, from the widgets' values at
+        that moment (``st.session_state``): a number typed but not yet committed when the
+        button is clicked, or a choice made during a rerun, is not lost."""
+        pid, key, seq = self.snapshot.info.public_id, self.key, self.snapshot.seq
+
+        def click() -> None:
+            action = build()
+            if action is not None:
+                run_write(lambda: service().record(pid, key, seq, action))
+
+        return click
+
     def write(self, action: Any) -> Callable[[], None]:
         """A widget callback that records ``action`` against the sequence this page was drawn
         from (a double click or a second device gets "refreshed, try again")."""

@@ -8,6 +8,8 @@ button is at the top of its box, and the bet box keeps its height once the count
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -188,20 +190,32 @@ def _play_box(ctx: TableContext) -> bool:
                 format_func=lambda c: card_label(Card.parse(c)),
             )
             play = PlayCard(seat, horse, Card.parse(code)) if code is not None else None
-        discards, passing = _discard_inputs(state, play, seq)
-        if play is not None and discards:
-            play = PlayCard(seat, play.horse, play.card, discard_count=discards)
+        _discard_inputs(state, play, seq)
         if engine.can_pass(state):
-            pass_ = Pass(seat, discard_count=passing)
-            row.button(tr("derby.ui.pass"), key="pass_go", on_click=ctx.write(pass_))
+            row.button(
+                tr("derby.ui.pass"), key="pass_go", on_click=ctx.write_from(_pass(seat, seq))
+            )
         row.button(
             tr("derby.ui.play_card"),
             key="play_go",
             type="primary",
             disabled=play is None,
-            on_click=ctx.write(play) if play is not None else None,
+            on_click=ctx.write_from(_play(play, seq)) if play is not None else None,
         )
     return True
+
+
+def _typed(key: str) -> int:
+    """A count as typed when the button is clicked (0 when the box is not shown)."""
+    return int(st.session_state.get(key) or 0)
+
+
+def _play(play: PlayCard, seq: int) -> Callable[[], PlayCard]:
+    return lambda: replace(play, discard_count=_typed(f"discards_{seq}"))
+
+
+def _pass(seat: int, seq: int) -> Callable[[], Pass]:
+    return lambda: Pass(seat, discard_count=_typed(f"pass_discards_{seq}"))
 
 
 def _discard_inputs(state: DerbyState, play: PlayCard | None, seq: int) -> tuple[int, int]:
@@ -229,11 +243,15 @@ def _no_card(ctx: TableContext) -> None:
     can_pass, can_end = engine.can_pass(state), engine.can_declare_no_cards(state)
     layout.alert(describe.no_card_words(state, ctx.lang, can_pass=can_pass, can_end=can_end))
     limit = engine.discard_limit(state, Pass(seat)) if can_pass else 0
-    passing = layout.count_input(tr("derby.page.discard_pass"), limit, f"pass_discards_{seq}")
+    layout.count_input(tr("derby.page.discard_pass"), limit, f"pass_discards_{seq}")
     with st.container(horizontal=True, key="way_on"):
         if can_pass:
-            pass_ = Pass(seat, discard_count=passing)
-            st.button(tr("derby.ui.pass"), key="pass_go", type="primary", on_click=ctx.write(pass_))
+            st.button(
+                tr("derby.ui.pass"),
+                key="pass_go",
+                type="primary",
+                on_click=ctx.write_from(_pass(seat, seq)),
+            )
         if can_end:
             st.button(
                 tr("derby.ui.no_cards_left"), key="no_cards_go", on_click=ctx.write(NoCardsLeft())

@@ -18,7 +18,7 @@ from aids.games.ekiden import engine
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import MARK_SIGNS, runner_text, skill_name, team_label
 from aids.games.ekiden.model import MARKS, SKILLS, EkidenState, Run, Runner, Situation, Terrain
-from aids.ui.common import banner, esc, tr
+from aids.ui.common import banner, esc, plain, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import names_with_colours
 
@@ -107,7 +107,7 @@ def controls(ctx: TableContext) -> None:
         if team is not None and (ctx.role.is_referee or ctx.role == Role.seat_of(team)):
             _runner(ctx, team)
         elif team is not None:
-            st.caption(tr("ekiden.ui.wait_turn", team=team_label(state, team)))
+            st.caption(plain(tr("ekiden.ui.wait_turn", team=team_label(state, team))))
     if engine.roster_open(state):
         _rosters(ctx)
 
@@ -117,13 +117,12 @@ def _situation(ctx: TableContext) -> None:
     seq = ctx.snapshot.seq
     labels = set(engine.rank_labels(state.teams))
     with st.container(border=True, key="situation_box"):
-        st.markdown(f"**{esc(tr('ekiden.ui.situation_label', leg=state.leg))}**")
-        marks: list[str] = []
+        st.markdown(f"**{plain(tr('ekiden.ui.situation_label', leg=state.leg))}**")
         for rank in range(1, 6):  # one row per leg rank, as printed on the card
             label_col, marks_col = st.columns([1, 3], vertical_alignment="center")
             used = "" if rank in labels else " ·"
-            label_col.markdown(esc(tr("ekiden.ui.rank_n", n=rank) + used))
-            choice = marks_col.segmented_control(
+            label_col.markdown(plain(tr("ekiden.ui.rank_n", n=rank) + used))
+            marks_col.segmented_control(
                 tr("ekiden.ui.rank_n", n=rank),
                 options=list(MARKS),
                 format_func=MARK_SIGNS.__getitem__,
@@ -131,78 +130,104 @@ def _situation(ctx: TableContext) -> None:
                 key=f"mark_{seq}_{rank}",
                 label_visibility="collapsed",
             )
-            marks.append(choice or "-")
         st.caption(tr("ekiden.ui.rows_read", rows=", ".join(map(str, sorted(labels)))))
-        action = Situation(state.leg, tuple(marks))  # type: ignore[arg-type]
         st.button(
-            tr("ekiden.ui.reveal"), key="reveal_go", type="primary", on_click=ctx.write(action)
+            tr("ekiden.ui.reveal"),
+            key="reveal_go",
+            type="primary",
+            on_click=ctx.write_from(lambda: _card_as_marked(state.leg, seq)),
         )
+
+
+def _card_as_marked(leg: int, seq: int) -> Situation:
+    """The card as the five controls show it when Reveal is clicked."""
+    marks = tuple(st.session_state.get(f"mark_{seq}_{rank}") or "-" for rank in range(1, 6))
+    return Situation(leg, marks)  # type: ignore[arg-type]
 
 
 def _runner(ctx: TableContext, team: int) -> None:
     state: EkidenState = ctx.state
     seq = ctx.snapshot.seq
     with st.container(border=True, key="runner_box"):
-        st.markdown(f"**{esc(tr('ekiden.ui.runner_label', team=team_label(state, team)))}**")
+        title = tr("ekiden.ui.runner_label", team=team_label(state, team))
+        st.markdown(f"**{plain(title)}**")
         roster = state.rosters[team]
         if roster is not None:
             picks = engine.legal_picks(state, team)
             pick = st.pills(
                 tr("ekiden.ui.pick"),
                 options=list(picks),
-                format_func=lambda p: f"{p + 1}: {runner_text(roster[p], ctx.lang)}",
+                format_func=lambda p: plain(f"{p + 1}: {runner_text(roster[p], ctx.lang)}"),
                 key=f"pick_{seq}",
             )
-            action = Run(team, state.leg, pick=pick) if pick is not None else None
             chosen = roster[pick] if pick is not None else None
+
+            def build() -> Run | None:
+                picked = st.session_state.get(f"pick_{seq}")
+                return None if picked is None else Run(team, state.leg, pick=int(picked))
         else:
-            chosen = _typed_runner(seq, ctx.lang)
-            action = Run(team, state.leg, runner=chosen)
+            _typed_runner(seq, ctx.lang)
+            chosen = _runner_as_typed(seq)
+
+            def build() -> Run | None:
+                return Run(team, state.leg, runner=_runner_as_typed(seq))
+
         if chosen is not None:
             bonus, carried, declared = engine.declared_power(state, team, chosen)
-            st.markdown(
-                esc(
-                    tr(
-                        "ekiden.ui.breakdown",
-                        power=chosen.power,
-                        skill=skill_name(chosen.skill, ctx.lang),
-                        bonus=f"{bonus:+d}",
-                        carried=f"{carried:+d}",
-                        declared=declared,
-                    )
-                )
+            words = tr(
+                "ekiden.ui.breakdown",
+                power=chosen.power,
+                skill=skill_name(chosen.skill, ctx.lang),
+                bonus=f"{bonus:+d}",
+                carried=f"{carried:+d}",
+                declared=declared,
             )
+            st.markdown(plain(words))
         st.button(
             tr("ekiden.ui.play_runner"),
             key="run_go",
             type="primary",
-            disabled=action is None,
-            on_click=ctx.write(action) if action else None,
+            disabled=chosen is None,
+            on_click=ctx.write_from(build),
         )
 
 
-def _typed_runner(seq: int, lang: str) -> Runner:
+def _typed_runner(seq: int, lang: str) -> None:
+    """The runner card's values, typed in (a team without a roster)."""
     d = load()
-    power = st.segmented_control(
+    st.segmented_control(
         tr("ekiden.ui.power"),
         options=list(range(d.power[0], d.power[1] + 1)),
         default=4,
         key=f"power_{seq}",
     )
     up_col, down_col, skill_col = st.columns([2, 2, 3])
-    up = up_col.number_input(
+    up_col.number_input(
         tr("ekiden.ui.up"), min_value=d.up[0], max_value=d.up[1], value=1, key=f"up_{seq}"
     )
-    down = down_col.number_input(
+    down_col.number_input(
         tr("ekiden.ui.down"), min_value=d.down[0], max_value=d.down[1], value=1, key=f"down_{seq}"
     )
-    skill = skill_col.selectbox(
+    skill_col.selectbox(
         tr("ekiden.ui.skill"),
         options=[None, *SKILLS],
         format_func=lambda s: skill_name(s, lang),
         key=f"skill_{seq}",
     )
-    return Runner(int(power or 4), int(up), int(down), skill)
+
+
+def _runner_as_typed(seq: int) -> Runner:
+    """The typed card as the inputs hold it now (at click time: what was last typed)."""
+    get = st.session_state.get
+    return Runner(
+        int(get(f"power_{seq}") or 4),
+        int(get(f"up_{seq}") or 0),
+        int(get(f"down_{seq}") or 0),
+        get(f"skill_{seq}"),
+    )
+
+
+ROSTER_FIELDS = ("power", "up", "down", "skill")
 
 
 def _rosters(ctx: TableContext) -> None:
@@ -221,9 +246,10 @@ def _rosters(ctx: TableContext) -> None:
         rows = [
             {"power": r.power, "up": r.up, "down": r.down, "skill": r.skill or ""} for r in current
         ]
-        edited = st.data_editor(
+        key = f"roster_{ctx.snapshot.seq}_{team}"
+        st.data_editor(
             rows,
-            key=f"roster_{ctx.snapshot.seq}_{team}",
+            key=key,
             num_rows="fixed",
             column_config={
                 "power": st.column_config.NumberColumn(
@@ -238,16 +264,22 @@ def _rosters(ctx: TableContext) -> None:
                 ),
             },
         )
-        raw = [
-            {"power": r["power"], "up": r["up"], "down": r["down"]}
-            | ({"skill": r["skill"]} if r.get("skill") else {})
-            for r in edited
-        ]
         st.button(
             tr("ekiden.ui.save_roster"),
             key="roster_go",
-            on_click=ctx.write({"type": "roster", "team": team, "runners": raw}),
+            on_click=ctx.write_from(lambda: _roster_as_edited(team, rows, key)),
         )
+
+
+def _roster_as_edited(team: int, rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """The roster as the grid shows it when Save is clicked: its rows with the edits made."""
+    edits = (st.session_state.get(key) or {}).get("edited_rows", {})
+    runners = []
+    for i, row in enumerate(rows):
+        merged = {**row, **edits.get(i, edits.get(str(i), {}))}
+        card = {f: merged[f] for f in ROSTER_FIELDS[:3]}
+        runners.append(card | ({"skill": merged["skill"]} if merged.get("skill") else {}))
+    return {"type": "roster", "team": team, "runners": runners}
 
 
 # --- the road, standings, legs, chart --------------------------------------------------------
@@ -256,6 +288,8 @@ SIDE_KEYS = {"L": "ekiden.ui.side_L", "R": "ekiden.ui.side_R"}
 ROAD_CSS = """
 <style>
 .road { overflow-x: auto; }
+.road.ahead { direction: rtl; }  /* opens scrolled to the far end, where the leaders run */
+.road.ahead > table { direction: ltr; }
 table.road { border-collapse: collapse; font-size: 12px; }
 table.road td { border: 1px solid #c9ccd1; min-width: 12px; height: 34px;
   vertical-align: middle; padding: 0 1px; white-space: nowrap; }
@@ -309,9 +343,10 @@ def _road(state: EkidenState) -> None:
         css = "start" if column == 0 else ("off" if abs(column) > half else "")
         left, right = (pieces, "") if side == "L" else ("", pieces)
         cells.append(f'<td class="l {css}">{left}</td><td class="r {css}">{right}</td>')
+    ahead = max(p.column for p in state.places) > 2  # the leaders are out ahead: show them
     st.html(
-        f'{ROAD_CSS}<div class="road"><table class="road"><tr>{"".join(head)}</tr>'
-        f"<tr>{''.join(cells)}</tr></table></div>"
+        f'{ROAD_CSS}<div class="road{" ahead" if ahead else ""}"><table class="road">'
+        f"<tr>{''.join(head)}</tr><tr>{''.join(cells)}</tr></table></div>"
     )
     st.caption(tr("ekiden.ui.road_note", side=tr(SIDE_KEYS[side])))
     if any(abs(p.column) > half for p in state.places):
@@ -361,6 +396,44 @@ def _legs(ctx: TableContext) -> None:
             f'{ROAD_CSS}<div class="road"><table class="legs"><tr><th>#</th>{head}</tr>'
             f"{''.join(rows)}</table></div>"
         )
+        _leg_detail(ctx)
+
+
+DETAIL = ("runner", "power", "bonus", "declared", "rank", "mark", "move", "column", "standing")
+
+
+def _leg_detail(ctx: TableContext) -> None:
+    """One finished leg in full, in leg-rank order: each team's runner, the declared power's
+    breakdown, the leg rank and mark read there, the move, the column and the standing."""
+    state: EkidenState = ctx.state
+    leg = st.selectbox(
+        tr("ekiden.ui.leg_detail"),
+        options=list(range(len(state.history), 0, -1)),
+        format_func=lambda n: t("ekiden.ui.leg_n", ctx.lang, n=n),  # AppTest formats later
+        key="leg_detail",
+    )
+    words = [tr("ekiden.ui.team"), *(tr(f"ekiden.sheet.{k}") for k in DETAIL)]
+    head = "".join(f"<th>{esc(w)}</th>" for w in words)
+    rows = []
+    for e in state.history[(leg or 1) - 1]:
+        bonus = e.skill_bonus + e.commander_bonus
+        cells = [
+            team_label(state, e.team),
+            runner_text(e.runner, ctx.lang),
+            str(e.runner.power),
+            f"{bonus:+d}" if bonus else "0",
+            str(e.declared),
+            str(e.rank),
+            MARK_SIGNS[e.mark] if e.mark else "",
+            f"{e.move:+d}" if e.move else "0",
+            f"{e.place.column:+d}" if e.place else "",
+            str(e.standing),
+        ]
+        rows.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
+    st.html(
+        f'{ROAD_CSS}<div class="road"><table class="legs"><tr>{head}</tr>'
+        f"{''.join(rows)}</table></div>"
+    )
 
 
 def _chart(ctx: TableContext) -> None:

@@ -35,7 +35,7 @@ def render_table(public_id: str, key: str | None) -> None:
         role = service().role_for(public_id, key)
         snapshot = service().snapshot(public_id, role)
     except AidsError as exc:
-        st.error(exc.message(lang()))
+        st.error(plain(exc.message(lang())))
         if st.button(tr("table.back_home")):
             st.query_params.clear()
             st.rerun()

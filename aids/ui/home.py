@@ -13,7 +13,7 @@ from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.core.links import viewer_url
 from aids.tables import load_export
-from aids.ui.common import base_url, esc, lan_warning, lang, page_header, service, tr
+from aids.ui.common import base_url, esc, lan_warning, lang, page_header, plain, service, tr
 from aids.ui.context import page_for
 from aids.ui.frame import render_table
 from aids.ui.sharing import announce_referee_link
@@ -55,7 +55,7 @@ def _create_form() -> None:
     try:
         info, key = service().create(kind, title, setup)
     except AidsError as exc:
-        st.error(exc.message(current))
+        st.error(plain(exc.message(current)))
         return
     st.query_params.update({"table": info.public_id, "key": key, "lang": current})
     announce_referee_link(info.public_id, key, created=True)  # once, with a QR code
@@ -85,7 +85,7 @@ def _import_form() -> None:
         try:
             info = service().import_(load_export(upload.getvalue()))
         except AidsError as exc:
-            st.error(exc.message(lang()))
+            st.error(plain(exc.message(lang())))
             return
         st.success(f"{tr('table.imported')}: {info.title}")
         st.link_button(tr("table.open_viewer"), viewer_url(base_url(), info.public_id, lang()))

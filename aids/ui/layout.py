@@ -191,7 +191,8 @@ def names_with_colours(
     lang: str,
 ) -> list[dict[str, str]]:
     """Rows of a name and a colour (players, teams) for a setup form, in seat order; each row
-    starts on its own palette colour. Empty names are left out (unused seats)."""
+    starts on its own palette colour. Empty rows at the end are unused seats and left out; an
+    empty row between two names is kept, so the setup refuses it (seats never shift)."""
     keys = [c.key for c in colours]
     by_key = {c.key: c for c in colours}
     rows: list[dict[str, str]] = []
@@ -205,6 +206,7 @@ def names_with_colours(
             format_func=lambda k: by_key[k].label(lang),
             key=f"{key}_colour_{i}",
         )
-        if name.strip():
-            rows.append({"name": name, "colour": str(colour)})
+        rows.append({"name": name, "colour": str(colour)})
+    while rows and not rows[-1]["name"].strip():
+        rows.pop()
     return rows

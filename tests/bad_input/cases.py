@@ -183,7 +183,7 @@ BAD_PUBLIC_IDS: list[tuple[str, Any]] = [
     ("none", None), ("empty", ""), ("int", 5), ("short", "abc"), ("dash first", "-" * 24),
     ("dots", "../../etc/passwd"), ("very long", "a" * 10_000), ("lone surrogate", "\udcff" * 24),
     ("space", " " * 24), ("sql", "x' OR '1'='1' -- aaaaaaaa"), ("unicode", "表" * 24),
-    ("list", ["a" * 24]), ("newline", "a" * 23 + "\n"),
+    ("list", ["a" * 24]), ("newline", "a" * 23 + "\n"), ("trailing newline", "a" * 24 + "\n"),
 ]  # fmt: skip
 
 BAD_SEQS: list[tuple[str, Any, str]] = [
@@ -295,6 +295,7 @@ IMPORT_MUTATIONS: list[tuple[str, Mutation, str]] = [
     ("public id short", _set(["table", "public_id"], "abc"), F),
     ("public id dash", _set(["table", "public_id"], "-" + "a" * 23), F),
     ("public id unicode", _set(["table", "public_id"], "表" * 24), F),
+    ("public id trailing newline", _set(["table", "public_id"], "a" * 24 + "\n"), F),
     ("kind unknown", _set(["table", "kind"], "chess"), "table/unknown_game"),
     ("kind int", _set(["table", "kind"], 1), F),
     ("title empty", _set(["table", "title"], ""), "input/empty"),

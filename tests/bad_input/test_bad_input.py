@@ -18,7 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from aids.core.errors import AidsError
+from aids.games.base import Role
 from aids.games.derby.model import Card, DerbySetup
+from aids.games.ekiden import engine as ekiden
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService, load_export
@@ -183,3 +185,70 @@ def relay(service: TableService) -> tuple[TableService, str, str]:
 def test_service_refuses_a_bad_ekiden_action(relay, db_path: Path, bad: Case) -> None:
     service, pid, key = relay
     refused(bad.codes, lambda: service.record(pid, key, 1, bad.value), db_path)
+
+
+def _ekiden_roster(power: int = 4) -> list[dict[str, int]]:
+    return [{"power": power, "up": 1, "down": 1}] * 10
+
+
+EKIDEN_STEPS = {
+    # name: (what to record first, the refused action, its code)
+    "roster after the first runner": (
+        [{"type": "run", "team": 0, "leg": 1, "runner": {"power": 4, "up": 1, "down": 1}}],
+        {"type": "roster", "team": 1, "runners": _ekiden_roster()},
+        "ekiden/roster_closed",
+    ),
+    "a runner who already ran": (
+        [{"type": "roster", "team": t, "runners": _ekiden_roster()} for t in range(3)]
+        + [{"type": "run", "team": t, "leg": 1, "pick": 0} for t in (0, 1, 2)]
+        + [{"type": "situation", "leg": 2, "marks": "ooooo"}],
+        "REPICK",
+        "ekiden/runner_used",
+    ),
+    "typed runner for a team with a roster": (
+        [{"type": "roster", "team": 0, "runners": _ekiden_roster()}],
+        {"type": "run", "team": 0, "leg": 1, "runner": {"power": 4, "up": 1, "down": 1}},
+        "ekiden/pick_from_roster",
+    ),
+    "a pick past the roster": (
+        [{"type": "roster", "team": 0, "runners": _ekiden_roster()}],
+        {"type": "run", "team": 0, "leg": 1, "pick": 10},
+        "ekiden/unknown_runner",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(EKIDEN_STEPS))
+def test_service_refuses_an_illegal_ekiden_step(relay, db_path: Path, name: str) -> None:
+    service, pid, key = relay
+    before, bad, code = EKIDEN_STEPS[name]
+    for action in before:
+        snap = service.snapshot(pid)
+        service.record(pid, key, snap.seq, action)
+    snap = service.snapshot(pid)
+    if bad == "REPICK":  # whoever plays first in leg 2 picks the runner they ran in leg 1
+        bad = {"type": "run", "team": ekiden.next_runner(snap.state), "leg": 2, "pick": 0}
+    refused((code,), lambda: service.record(pid, key, snap.seq, bad), db_path)
+
+
+def test_service_refuses_anything_after_the_relay(relay, db_path: Path) -> None:
+    service, pid, key = relay
+    state = service.snapshot(pid).state
+    while state.phase != "over":
+        snap = service.snapshot(pid)
+        if state.phase == "situation":
+            action = {"type": "situation", "leg": state.leg, "marks": "o-x-o"}
+        else:
+            action = {"type": "run", "team": ekiden.next_runner(state), "leg": state.leg,
+                      "runner": {"power": 3, "up": 1, "down": 1}}  # fmt: skip
+        state = service.record(pid, key, snap.seq, action).state
+    seq = service.snapshot(pid).seq
+    late = {"type": "situation", "leg": 10, "marks": "ooooo"}
+    refused(("ekiden/game_over",), lambda: service.record(pid, key, seq, late), db_path)
+
+
+def test_a_seat_key_cannot_play_another_teams_runner(relay, db_path: Path) -> None:
+    service, pid, key = relay
+    seat2 = service.rotate_key(pid, key, Role.seat_of(2))
+    run = {"type": "run", "team": 0, "leg": 1, "runner": {"power": 4, "up": 1, "down": 1}}
+    refused(("table/wrong_actor",), lambda: service.record(pid, seat2, 1, run), db_path)

@@ -33,18 +33,27 @@ def test_a_whole_relay_through_the_referee_page(server: tuple[str, Path], browse
     page.goto(referee_url(base, pid, key, "en"))
     settle(page, 800)
     for leg in range(1, 11):
-        # the card: rank 1 advances, the others keep the default "—"
-        tap(page, page.locator(f".st-key-mark_{service.snapshot(pid).seq}_1 button").first)
+        # the card: rank 1 advances, rank 5 goes back; tapped quickly, then Reveal at once
+        seq = service.snapshot(pid).seq
+        page.locator(f".st-key-mark_{seq}_1 button").first.click()
+        page.locator(f".st-key-mark_{seq}_5 button").last.click()
         reveal = page.get_by_role("button", name="Reveal the card")
         on_screen(page, reveal)
         tap(page, reveal)
-        assert service.snapshot(pid).state.phase == "runners", f"leg {leg} card not revealed"
-        for _ in TEAMS:
+        state = service.snapshot(pid).state
+        assert state.phase == "runners", f"leg {leg} card not revealed"
+        assert state.marks == ("o", "-", "-", "-", "x"), "the card as tapped"
+        for order in range(len(TEAMS)):
             seq = service.snapshot(pid).seq
+            # a value typed and the button clicked at once (no Enter, no pause) is kept
+            page.locator(f".st-key-up_{seq} input").fill(str(order + 3))
             play = page.get_by_role("button", name="Play this runner")
             on_screen(page, play)  # the confirm button is on screen at 1280 × 800
             tap(page, play)
-            assert service.snapshot(pid).seq == seq + 1, f"leg {leg}: the runner was not played"
+            snap = service.snapshot(pid)
+            assert snap.seq == seq + 1, f"leg {leg}: the runner was not played"
+            entries = snap.state.entries or snap.state.history[-1]
+            assert next(e for e in entries if e.order == order).runner.up == order + 3
         if leg == 5:
             shot(page, "ekiden-referee-en-leg5")
     final = service.snapshot(pid, REFEREE)

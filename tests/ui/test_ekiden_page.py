@@ -59,6 +59,7 @@ def test_a_whole_relay_through_the_page(app_db: Path) -> None:
         at.button(key="reveal_go").click()
         at = at.run()
         assert not at.error, [e.value for e in at.error]
+        assert store.snapshot(pid).state.marks == tuple("o-x-o")  # the card as tapped
         for i in range(3):
             seq = store.snapshot(pid).seq
             at.segmented_control(key=f"power_{seq}").set_value(2 + (leg + i) % 5)
@@ -69,8 +70,13 @@ def test_a_whole_relay_through_the_page(app_db: Path) -> None:
             at.button(key="run_go").click()
             at = at.run()
             assert not at.error, [e.value for e in at.error]
+            played = store.snapshot(pid).state
+            entries = played.entries or played.history[-1]
+            ran = next(e for e in entries if e.order == i)
+            assert (ran.runner.power, ran.runner.up) == (2 + (leg + i) % 5, 1 + i)
     final = store.snapshot(pid, REFEREE)
     assert final.outcome is not None and len(final.state.history) == 10
+    assert any(p.column != 0 for p in final.state.places)  # the marks moved the pieces
     assert final.state == store.replay(pid)
     assert "The relay is over" in html(at)
     charts = at.get("vega_lite_chart")

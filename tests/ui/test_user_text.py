@@ -40,3 +40,18 @@ def test_titles_and_names_are_text_on_every_page(app_db: Path) -> None:
         assert "[phish](http://evil.example)" in body  # shown, as typed
         assert 'href="http://evil.example"' not in body and "<b>Ben</b>" not in body
         assert rendered_as_markdown(at) == []
+
+
+def test_team_names_are_text_on_the_ekiden_page(app_db: Path) -> None:
+    service = TableService(SqliteStore(app_db), engines())
+    teams = [{"name": TITLE, "colour": "red"}, {"name": NAMES[1], "colour": "blue"},
+             {"name": NAMES[2], "colour": "green"}]  # fmt: skip
+    setup = {"teams": teams, "start": 1, "course": [{"slope": "flat", "n": 0}] * 10}
+    info, key = service.create("ekiden", TITLE, setup)
+    service.record(info.public_id, key, 0, {"type": "situation", "leg": 1, "marks": "ooooo"})
+    for at in (new_app(table=info.public_id, key=key, lang="en"),
+               new_app(table=info.public_id, lang="ja")):  # fmt: skip
+        assert not at.exception
+        assert rendered_as_markdown(at) == []
+        texts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+        assert all("](http" not in t for t in texts)  # escaped wherever Markdown is read

@@ -45,14 +45,22 @@ def describe(state: EkidenState, action: Action, lang: str) -> str:
         return t("ekiden.log.roster", lang, team=team_label(state, action.team))
     assert isinstance(action, Run)
     entry = find_entry(state, action.leg, action.team)
-    runner = action.runner or (entry.runner if entry else None)
-    if runner is None or entry is None:
-        return t("ekiden.log.run_short", lang, team=team_label(state, action.team), leg=action.leg)
+    if entry is not None and (entry.pick, entry.runner if entry.pick is None else None) != (
+        action.pick,
+        action.runner,
+    ):
+        entry = None  # the log shows an undone run: the leg now holds another runner
+    team = team_label(state, action.team)
+    if entry is None:
+        if action.runner is None:
+            return t("ekiden.log.run_short", lang, team=team, leg=action.leg)
+        card = runner_text(action.runner, lang)
+        return t("ekiden.log.run_undone", lang, team=team, leg=action.leg, runner=card)
     return t(
         "ekiden.log.run",
         lang,
-        team=team_label(state, action.team),
+        team=team,
         leg=action.leg,
-        runner=runner_text(runner, lang),
+        runner=runner_text(entry.runner, lang),
         declared=entry.declared,
     )

@@ -329,3 +329,16 @@ def test_random_legal_relays_keep_the_invariants(teams: int, seed: int) -> None:
         assert sorted(e.team for e in results) == list(range(teams))  # one runner per leg
         assert tuple(e.rank for e in results) == engine.rank_labels(teams)
         assert sorted(e.standing for e in results) == list(range(1, teams + 1))
+
+
+def test_the_log_of_an_undone_run_never_borrows_the_replacements_figures() -> None:
+    from aids.games.ekiden.describe import describe
+
+    state = reveal(engine.initial_state(setup(3)), "ooooo")
+    team = engine.next_runner(state)
+    undone = Run(team, 1, runner=runner(2))
+    replacement = Run(team, 1, runner=runner(6, skill="commander"))
+    after = engine.apply(state, replacement)  # the undone run was taken back
+    assert describe(after, undone, "en").endswith("runs 2 ↑1 ↓1 no skill")
+    assert "declared" not in describe(after, undone, "en")
+    assert "declared power 6" in describe(after, replacement, "en")
