@@ -26,57 +26,15 @@ from urllib.parse import quote
 
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState, StoreError
 from aids.store.base import EventRow, KeyRow, TableRow
+from aids.store.schema import (
+    APPLICATION_ID,
+    KEYS,
+    MIGRATIONS,
+    RELEASE_0_1_TABLES,
+    SCHEMA,
+    SCHEMA_VERSION,
+)
 
-APPLICATION_ID = 0x52_4E_41_49  # "RNAI": race-night aids
-SCHEMA_VERSION = 2
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id INTEGER PRIMARY KEY,
-    public_id TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL,
-    title TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    setup TEXT NOT NULL,
-    rules_version INTEGER NOT NULL DEFAULT 1
-);
-CREATE TABLE IF NOT EXISTS events (
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    seq INTEGER NOT NULL CHECK (seq > 0),
-    kind TEXT NOT NULL CHECK (kind IN ('action', 'undo', 'redo')),
-    payload TEXT,
-    created_at TEXT NOT NULL,
-    actor TEXT NOT NULL DEFAULT 'referee',
-    PRIMARY KEY (table_id, seq)
-) WITHOUT ROWID;
-"""
-KEYS = """
-CREATE TABLE IF NOT EXISTS keys (
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    role TEXT NOT NULL,
-    key_hash TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    revoked_at TEXT,
-    PRIMARY KEY (table_id, key_hash)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS keys_live ON keys (table_id, role) WHERE revoked_at IS NULL;
-"""
-
-# Release 0.1 files: no application id, schema version 0, the referee key's hash on the table
-# row and no actor on events. Each step brings a file one version up, inside one transaction.
-MIGRATIONS: dict[int, str] = {
-    1: """
-ALTER TABLE events ADD COLUMN actor TEXT NOT NULL DEFAULT 'referee';
-ALTER TABLE tables ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1;
-"""
-    + KEYS
-    + """
-INSERT INTO keys (table_id, role, key_hash, created_at)
-    SELECT id, 'referee', referee_key_hash, created_at FROM tables;
-ALTER TABLE tables DROP COLUMN referee_key_hash;
-""",
-}
-RELEASE_0_1_TABLES = {"tables", "events"}
 TABLE_COLUMNS = "id, public_id, kind, title, created_at, setup, rules_version"
 
 

@@ -2,6 +2,7 @@
 
 from aids.tables.export import load_export
 from aids.tables.fold import LogEntry
-from aids.tables.service import KeyInfo, Snapshot, TableInfo, TableService
+from aids.tables.service import KeyInfo, TableService
+from aids.tables.snapshot import Snapshot, TableInfo
 
 __all__ = ["KeyInfo", "LogEntry", "Snapshot", "TableInfo", "TableService", "load_export"]

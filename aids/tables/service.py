@@ -10,17 +10,16 @@ Undo and redo are events too, so the log keeps the audit trail.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from aids.core import inputs
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState
-from aids.games.base import REFEREE, VIEWER, AnyGame, Outcome, Role
+from aids.games.base import REFEREE, VIEWER, AnyGame, Role
 from aids.store.base import EventRow, KeyRow, Store, TableRow
 from aids.tables.export import MAX_TITLE, export_document, parse_export
-from aids.tables.fold import Fold, LogEntry, fold_events, start
+from aids.tables.fold import Fold, fold_events, start
 from aids.tables.keys import (
     MAX_KEY_LENGTH,
     PUBLIC_ID_RE,
@@ -30,64 +29,7 @@ from aids.tables.keys import (
     now,
     same_hash,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class TableInfo:
-    public_id: str
-    kind: str
-    title: str
-    created_at: str
-    rules_version: int
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """What one reader may see of a table: its state and log through ``view`` for ``role``.
-
-    ``seq`` is the sequence number a write must name; ``to_move`` the actors who may act now.
-    A snapshot holds only what ``role`` may see; the log of a write's result is filtered
-    when first read (writers rarely read it), pages read snapshots whose log is built.
-    """
-
-    info: TableInfo
-    role: Role
-    seats: tuple[str, ...]
-    seq: int
-    state: Any
-    can_undo: bool
-    can_redo: bool
-    to_move: frozenset[Role]
-    outcome: Outcome | None
-    _log: Callable[[], tuple[LogEntry, ...]] = field(repr=False, compare=False)
-
-    @cached_property
-    def log(self) -> tuple[LogEntry, ...]:
-        """The audit trail as ``role`` may see it: secret choices still held are sealed."""
-        return self._log()
-
-
-def _filtered_log(fold: Fold, role: Role) -> tuple[LogEntry, ...]:
-    live = set(fold.applied)
-    out: list[LogEntry] = []
-    for e in fold.entries:
-        if e.kind != "action":
-            out.append(e)
-            continue
-        seen = fold.game.view_action(fold.state, e.action, role)
-        out.append(
-            LogEntry(
-                e.seq,
-                e.kind,
-                seen,
-                e.seq not in live,
-                e.created_at,
-                e.actor,
-                e.target,
-                sealed=seen is None,
-            )
-        )
-    return tuple(out)
+from aids.tables.snapshot import Snapshot, TableInfo, snapshot_of, table_info
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +39,6 @@ class KeyInfo:
     role: Role
     created_at: str
     revoked_at: str | None
-
-
-def _info(row: TableRow) -> TableInfo:
-    return TableInfo(row.public_id, row.kind, row.title, row.created_at, row.rules_version)
 
 
 class TableService:
@@ -142,10 +80,10 @@ class TableService:
             game.info.rules_version,
         )
         stored = self.store.insert_table(row, [KeyRow("referee", hash_key(key), created)])
-        return _info(stored), key
+        return table_info(stored), key
 
     def list_tables(self) -> list[tuple[TableInfo, int]]:
-        return [(_info(row), seq) for row, seq in self.store.list_tables()]
+        return [(table_info(row), seq) for row, seq in self.store.list_tables()]
 
     def role_for(self, public_id: str, key: object) -> Role:
         """The one place that decides who a key makes you: an empty, missing, malformed, wrong
@@ -193,7 +131,7 @@ class TableService:
     def snapshot(self, public_id: str, role: Role = VIEWER) -> Snapshot:
         """The table as ``role`` may see it (the viewer's by default)."""
         row, fold = self._fold(public_id)
-        return _snapshot(row, fold, role)
+        return snapshot_of(row, fold, role)
 
     def replay(self, public_id: str) -> Any:
         """A fresh fold of the whole stored log, bypassing the cache (for checks and tests)."""
@@ -247,7 +185,7 @@ class TableService:
             cached = self._cache.get(public_id)
             if cached is None or cached[1].seq <= expected_seq:
                 self._cache[public_id] = (row, trial)
-        return _snapshot(row, trial, role, lazy=True)
+        return snapshot_of(row, trial, role, lazy=True)
 
     def _fold(self, public_id: str, *, refresh: bool = True) -> tuple[TableRow, Fold]:
         """The cached fold brought up to date with any events written since (by anyone).
@@ -363,7 +301,7 @@ class TableService:
         if self.store.exists(row.public_id):
             raise InvalidAction("import/exists", public_id=row.public_id)
         fold_events(self.game(row.kind), row, events)
-        return _info(self.store.insert_table(row, keys, events))
+        return table_info(self.store.insert_table(row, keys, events))
 
 
 def _check_id(public_id: object) -> str:
@@ -377,27 +315,3 @@ def _to_dict(action: Any) -> Any:
     if not callable(to_dict):
         return action  # the game's parser refuses it, naming the field
     return to_dict()
-
-
-def _snapshot(row: TableRow, fold: Fold, role: Role, *, lazy: bool = False) -> Snapshot:
-    """``role``'s snapshot. ``lazy``: the log is filtered only if read (a write's result)."""
-    game = fold.game
-    referee = role.is_referee
-    if lazy:
-        frozen = fold.copy()
-        log: Callable[[], tuple[LogEntry, ...]] = lambda: _filtered_log(frozen, role)  # noqa: E731
-    else:
-        entries = _filtered_log(fold, role)
-        log = lambda: entries  # noqa: E731
-    return Snapshot(
-        _info(row),
-        role,
-        fold.seats,
-        fold.seq,
-        game.view(fold.state, role),
-        referee and bool(fold.applied),
-        referee and bool(fold.redo),
-        game.to_move(fold.state),
-        game.outcome(fold.state),
-        log,
-    )
