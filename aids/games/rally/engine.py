@@ -1,0 +1,576 @@
+"""The rally's rules as pure functions: ``apply(state, action) -> new state`` or raise.
+
+Rule references point at ``shared/rules/rally.md``. Checks run in one fixed order — the race,
+the turn, the phase, the card, the car's status, the hand, the destination — and all of them
+before a new state is built, so a refused action changes nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import TypeVar
+
+from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
+from aids.games.base import Role
+from aids.games.rally.data import load
+from aids.games.rally.model import (
+    Action,
+    Attack,
+    Defend,
+    Draw,
+    EndRace,
+    EndTurn,
+    Ferry,
+    RallySetup,
+    RallyState,
+    Travel,
+    TurnRecord,
+)
+
+T = TypeVar("T")
+HIDDEN_SEED = -1  # a simulation's seed as a viewer or seat sees it
+
+
+def full_deck() -> list[str]:
+    """The 104 shuffled cards, by key, in seed order."""
+    return [c.key for c in load().cards for _ in range(c.count)]
+
+
+def _shuffled(cards: Iterable[str], seed: int | None, salt: int) -> tuple[str, ...]:
+    deck = sorted(cards)
+    random.Random(f"{seed}:{salt}").shuffle(deck)
+    return tuple(deck)
+
+
+def initial_state(setup: RallySetup) -> RallyState:
+    """Every car on the start town, each hand dealt, the start player to draw."""
+    n = len(setup.players)
+    sizes = tuple(p.machine.hand for p in setup.players)
+    total = load().total
+    if sum(sizes) > total:  # pragma: no cover - bounded by the seed's machine limits
+        raise InvalidAction("rally/machine", field="hand", low=1, high=total // n)
+    hands: tuple[tuple[str, ...], ...] = ()
+    pile: tuple[str, ...] = ()
+    if setup.mode == "simulation":
+        deck = _shuffled(full_deck(), setup.seed, 0)
+        at = 0
+        dealt = []
+        for size in sizes:
+            dealt.append(tuple(sorted(deck[at : at + size])))
+            at += size
+        hands, pile = tuple(dealt), deck[at:]
+    return RallyState(
+        setup=setup,
+        round=1,
+        turn=setup.start_player,
+        phase="draw",
+        towns=tuple(setup.start for _ in range(n)),
+        rain=(False,) * n,
+        engine=(False,) * n,
+        police=(0,) * n,
+        jams=frozenset(),
+        arrived=(),
+        actions_left=0,
+        moved=False,
+        current=TurnRecord(setup.start_player, 1, setup.start),
+        turns=(),
+        hand_sizes=sizes,
+        pile_size=total - sum(sizes),
+        discard_size=0,
+        hands=hands,
+        pile=pile,
+    )
+
+
+# --- questions the page asks ----------------------------------------------------------------
+
+
+def travel_km(cards: Sequence[str]) -> int:
+    """The km of a movement: the distance cards summed, doubled by TOP SPEED.
+
+    >>> travel_km(["50", "50", "top"]), travel_km(["20", "30"])
+    (200, 50)
+    """
+    d = load()
+    km = sum(card.km for card in map(d.card, cards) if card is not None)
+    return km * 2 if "top" in cards else km
+
+
+def is_stuck(state: RallyState, seat: int) -> bool:
+    """A car at a jammed town cannot move (it may still play other cards)."""
+    return state.towns[seat] in state.jams
+
+
+def reachable(state: RallyState, seat: int, km: int) -> dict[str, int]:
+    """The towns car ``seat`` may stop at with ``km``, and the road km to each."""
+    if is_stuck(state, seat):
+        return {state.towns[seat]: 0}
+    return state.setup.board.reachable(state.towns[seat], km, state.jams)
+
+
+def to_goal(state: RallyState, town: str) -> tuple[int, int]:
+    """(road km, ferry crossings) from ``town`` to the course's goal."""
+    return state.setup.board.to_goal(state.setup.goal)[town]
+
+
+def proposal(state: RallyState, seat: int, km: int) -> str:
+    """The reachable town nearest the goal (ties: the longer drive, then the id)."""
+    options = reachable(state, seat, km)
+    return min(options, key=lambda town: (to_goal(state, town), -options[town], town))
+
+
+def can_ferry(state: RallyState, seat: int) -> tuple[str, ...]:
+    """The ports car ``seat`` may cross to now (empty when the ferry is not open to it)."""
+    town = state.towns[seat]
+    if (
+        state.phase != "act"
+        or seat != state.turn
+        or state.current.cards
+        or state.moved
+        or state.actions_left != state.machine(seat).actions
+        or town in state.jams
+    ):
+        return ()
+    return state.setup.board.ferry_from(town)
+
+
+def must_discard(state: RallyState, seat: int) -> int:
+    """How many cards the hand holds beyond the machine's hand size."""
+    return max(0, state.hand_sizes[seat] - state.machine(seat).hand)
+
+
+def placings(state: RallyState) -> tuple[tuple[int, ...], ...]:
+    """Seats by place: arrivals in order, then cars on the road nearest the goal first
+    (equal distances share a place)."""
+    groups: list[tuple[int, ...]] = [(seat,) for seat in state.arrived]
+    rest = [s for s in range(state.players) if s not in state.arrived]
+    rest.sort(key=lambda s: to_goal(state, state.towns[s]))
+    for _, same in itertools.groupby(rest, key=lambda s: to_goal(state, state.towns[s])):
+        groups.append(tuple(same))
+    return tuple(groups)
+
+
+def place_points(state: RallyState) -> tuple[int, ...]:
+    """Each seat's points for its place (15/10/8/5/3/1/0); tied seats take the better place's."""
+    points = load().points
+    out = [0] * state.players
+    place = 0
+    for group in placings(state):
+        for seat in group:
+            out[seat] = points[place]
+        place += len(group)
+    return tuple(out)
+
+
+def team_totals(state: RallyState) -> tuple[int, ...]:
+    points = place_points(state)
+    totals = [0] * len(state.setup.teams)
+    for seat, player in enumerate(state.setup.players):
+        if player.team is not None:
+            totals[player.team] += points[seat]
+    return tuple(totals)
+
+
+def statuses(state: RallyState, seat: int) -> tuple[str, ...]:
+    """``jam``, ``rain``, ``engine``, ``police`` as they hold for car ``seat`` now."""
+    out = []
+    if is_stuck(state, seat):
+        out.append("jam")
+    if state.rain[seat]:
+        out.append("rain")
+    if state.engine[seat]:
+        out.append("engine")
+    if state.police[seat]:
+        out.append("police")
+    return tuple(out)
+
+
+# --- legal actions ---------------------------------------------------------------------------
+
+
+def _hand_pool(state: RallyState, seat: int, kinds: tuple[str, ...]) -> list[str]:
+    """The cards of ``kinds`` the seat may play: its hand in a simulation, any in tracking."""
+    d = load()
+    keys = [c.key for c in d.cards if c.kind in kinds]
+    if state.simulation:
+        return [c for c in state.hands[seat] if c in keys]
+    most = state.hand_sizes[seat]
+    return [k for k in keys for _ in range(min(most, state.actions_left))]
+
+
+def travel_choices(state: RallyState, seat: int) -> list[tuple[str, ...]]:
+    """Every set of travel cards the seat may play together now, each sorted."""
+    if (
+        state.phase != "act"
+        or state.moved
+        or state.engine[seat]
+        or is_stuck(state, seat)
+        or state.actions_left < 1
+    ):
+        return []
+    pool = sorted(_hand_pool(state, seat, ("travel", "top")))
+    most = 1 if state.rain[seat] else min(state.actions_left, state.hand_sizes[seat])
+    found: set[tuple[str, ...]] = set()
+    for size in range(1, most + 1):
+        for combo in itertools.combinations(pool, size):
+            if combo.count("top") <= 1 and (size > 1 or combo[0] != "top"):
+                found.add(combo)
+    return sorted(found)
+
+
+def legal_actions(state: RallyState, actor: Role) -> list[Action]:
+    """Every action ``actor`` may take now (random play and conformance tests)."""
+    if state.phase == "over":
+        return []
+    if actor.is_referee:
+        return [EndRace()]
+    seat = actor.seat
+    if seat != state.turn:
+        return []
+    if state.phase == "draw":
+        return [Draw(seat)]
+    out: list[Action] = []
+    for cards in travel_choices(state, seat):
+        for town in reachable(state, seat, travel_km(cards)):
+            out.append(Travel(seat, cards, town))
+    if state.actions_left >= 1:
+        for card in sorted(set(_hand_pool(state, seat, ("attack",)))):
+            for target in range(state.players):
+                attack = Attack(seat, card, target)
+                if _attack_fault(state, attack) is None:
+                    out.append(attack)
+        for card in sorted(set(_hand_pool(state, seat, ("defence",)))):
+            if card == "jam_clear":
+                out.extend(Defend(seat, card, town=town) for town in sorted(state.jams))
+            else:
+                out.extend(
+                    Defend(seat, card, target=t)
+                    for t in range(state.players)
+                    if _defend_fault(state, Defend(seat, card, target=t)) is None
+                )
+    out.extend(Ferry(seat, port) for port in can_ferry(state, seat))
+    excess = must_discard(state, seat)
+    if state.simulation and excess:
+        combos = {c for c in itertools.combinations(state.hands[seat], excess)}
+        out.extend(EndTurn(seat, combo) for combo in sorted(combos))
+    else:
+        out.append(EndTurn(seat))
+    return out
+
+
+# --- apply -----------------------------------------------------------------------------------
+
+
+def apply(state: RallyState, action: Action) -> RallyState:
+    """The state after ``action``; raises and changes nothing when it is illegal."""
+    if state.phase == "over":
+        raise GameOver("rally/over")
+    if isinstance(action, EndRace):
+        return replace(state, phase="over", ended=True)
+    seat = action.seat
+    if not 0 <= seat < state.players:
+        raise InvalidAction("rally/seat", count=state.players)
+    if seat != state.turn:
+        raise NotYourTurn("rally/not_your_turn", player=state.setup.players[state.turn].name)
+    if isinstance(action, Draw):
+        if state.phase != "draw":
+            raise RuleViolation("rally/drawn")
+        return _draw(state)
+    if state.phase == "draw":
+        raise RuleViolation("rally/draw_first", count=state.machine(seat).draw)
+    if isinstance(action, EndTurn):
+        return _end_turn(state, action)
+    if isinstance(action, Ferry):
+        return _ferry(state, action)
+    if state.current.ferry:
+        raise RuleViolation("rally/ferried")
+    if isinstance(action, Travel):
+        return _travel(state, action)
+    if isinstance(action, Attack):
+        return _attack(state, action)
+    return _defend(state, action)
+
+
+def _draw(state: RallyState) -> RallyState:
+    seat = state.turn
+    want = min(state.machine(seat).draw, state.pile_size + state.discard_size)
+    pile, discard, reshuffles = state.pile, state.discard, state.reshuffles
+    pile_size, discard_size = state.pile_size, state.discard_size
+    drawn: tuple[str, ...] = ()
+    if pile_size < want:  # the pile runs out: the discard pile is shuffled into a new one
+        drawn, reshuffles = pile, reshuffles + 1
+        want -= pile_size
+        pile_size, discard_size = discard_size, 0
+        if state.simulation:
+            pile, discard = _shuffled(discard, state.setup.seed, reshuffles), ()
+    if state.simulation:
+        drawn, pile = drawn + pile[:want], pile[want:]
+    hands = state.hands
+    if state.simulation:
+        hands = _with_hand(hands, seat, tuple(sorted(hands[seat] + drawn)))
+    taken = min(state.machine(seat).draw, state.pile_size + state.discard_size)
+    return replace(
+        state,
+        phase="act",
+        actions_left=state.machine(seat).actions,
+        pile=pile,
+        discard=discard,
+        pile_size=pile_size - want,
+        discard_size=discard_size,
+        reshuffles=reshuffles,
+        hands=hands,
+        hand_sizes=_with(state.hand_sizes, seat, state.hand_sizes[seat] + taken),
+    )
+
+
+def _with(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    return (*values[:i], value, *values[i + 1 :])
+
+
+def _with_hand(
+    hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    return _with(hands, seat, hand)
+
+
+def _play(state: RallyState, seat: int, cards: Sequence[str]) -> RallyState:
+    """Cards from the hand to the discard pile, one action each (the hand checked first)."""
+    if len(cards) > state.actions_left:
+        raise RuleViolation("rally/no_actions", left=state.actions_left, count=len(cards))
+    if state.simulation:
+        missing = Counter(cards) - Counter(state.hands[seat])
+        if missing:
+            raise RuleViolation("rally/not_in_hand", card=sorted(missing)[0])
+        hand = list(state.hands[seat])
+        for card in cards:
+            hand.remove(card)
+        state = replace(
+            state,
+            hands=_with_hand(state.hands, seat, tuple(hand)),
+            discard=tuple(sorted(state.discard + tuple(cards))),
+        )
+    elif len(cards) > state.hand_sizes[seat]:
+        raise RuleViolation("rally/hand_count", held=state.hand_sizes[seat])
+    current = state.current
+    return replace(
+        state,
+        actions_left=state.actions_left - len(cards),
+        hand_sizes=_with(state.hand_sizes, seat, state.hand_sizes[seat] - len(cards)),
+        discard_size=state.discard_size + len(cards),
+        current=replace(current, cards=current.cards + tuple(cards)),
+    )
+
+
+def _travel(state: RallyState, action: Travel) -> RallyState:
+    seat, cards, d = action.seat, action.cards, load()
+    kinds = [d.card(c).kind for c in cards]  # type: ignore[union-attr]  # parsed keys
+    if not cards or any(k not in ("travel", "top") for k in kinds):
+        raise InvalidAction("rally/travel_cards")
+    if state.moved:
+        raise RuleViolation("rally/one_move")
+    if kinds.count("top") > 1:
+        raise RuleViolation("rally/top_twice")
+    if kinds.count("top") == len(kinds):
+        raise RuleViolation("rally/top_alone")
+    if state.engine[seat]:
+        raise RuleViolation("rally/engine_failure")
+    if state.rain[seat] and len(cards) > 1:
+        raise RuleViolation("rally/rain")
+    if is_stuck(state, seat):
+        raise RuleViolation("rally/jammed", town=state.towns[seat])
+    board = state.setup.board
+    if not board.has(action.to):
+        raise InvalidAction("rally/unknown_town", town=action.to[:40])
+    played = _play(state, seat, cards)
+    km = travel_km(cards)
+    options = reachable(state, seat, km)
+    if action.to not in options:
+        raise RuleViolation("rally/out_of_reach", town=action.to, km=km)
+    current = replace(played.current, km=km, to=action.to)
+    moved = replace(played, towns=_with(state.towns, seat, action.to), moved=True, current=current)
+    if action.to != state.setup.goal:
+        return moved
+    arrived = replace(
+        moved,
+        arrived=(*state.arrived, seat),
+        rain=_with(state.rain, seat, False),
+        engine=_with(state.engine, seat, False),
+    )
+    return _next_turn(arrived)  # [ruling] arriving ends the car's race and its turn
+
+
+def _attack_fault(state: RallyState, action: Attack) -> RuleViolation | InvalidAction | None:
+    """Why ``action`` is refused, or None (shared by ``apply`` and ``legal_actions``)."""
+    card = load().card(action.card)
+    if card is None or card.kind != "attack":
+        return InvalidAction("rally/not_attack", card=action.card)
+    if not 0 <= action.target < state.players:
+        return InvalidAction("rally/seat", count=state.players)
+    if action.target == action.seat:
+        return RuleViolation("rally/attack_self")
+    if action.target in state.arrived:
+        return RuleViolation("rally/target_arrived", player=_name(state, action.target))
+    target = action.target
+    already = {
+        "jam": state.towns[target] in state.jams,
+        "rain": state.rain[target],
+        "engine": state.engine[target],
+        "police": state.police[target] > 0,
+    }[action.card]
+    if already:
+        return RuleViolation("rally/status_held", player=_name(state, target), card=action.card)
+    return None
+
+
+def _attack(state: RallyState, action: Attack) -> RallyState:
+    fault = _attack_fault(state, action)
+    if fault is not None:
+        raise fault
+    played, target = _play(state, action.seat, (action.card,)), action.target
+    if action.card == "jam":
+        return replace(played, jams=played.jams | {state.towns[target]})
+    if action.card == "rain":
+        return replace(played, rain=_with(state.rain, target, True))
+    if action.card == "engine":
+        return replace(played, engine=_with(state.engine, target, True))
+    return replace(played, police=_with(state.police, target, load().police_turns))
+
+
+def _defend_fault(state: RallyState, action: Defend) -> RuleViolation | InvalidAction | None:
+    card = load().card(action.card)
+    if card is None or card.kind != "defence":
+        return InvalidAction("rally/not_defence", card=action.card)
+    if action.card == "jam_clear":
+        if action.town is None or action.target is not None:
+            return InvalidAction("rally/defence_town")
+        if not state.setup.board.has(action.town):
+            return InvalidAction("rally/unknown_town", town=action.town[:40])
+        if action.town not in state.jams:
+            return RuleViolation("rally/no_jam", town=action.town)
+        return None
+    if action.target is None or action.town is not None:
+        return InvalidAction("rally/defence_target")
+    if not 0 <= action.target < state.players:
+        return InvalidAction("rally/seat", count=state.players)
+    held = state.rain if card.removes == "rain" else state.engine
+    if not held[action.target]:
+        return RuleViolation(
+            "rally/nothing_to_remove", player=_name(state, action.target), card=action.card
+        )
+    return None
+
+
+def _defend(state: RallyState, action: Defend) -> RallyState:
+    fault = _defend_fault(state, action)
+    if fault is not None:
+        raise fault
+    played = _play(state, action.seat, (action.card,))
+    if action.card == "jam_clear":
+        assert action.town is not None
+        return replace(played, jams=played.jams - {action.town})
+    assert action.target is not None
+    if action.card == "clear_sky":
+        return replace(played, rain=_with(state.rain, action.target, False))
+    return replace(played, engine=_with(state.engine, action.target, False))
+
+
+def _ferry(state: RallyState, action: Ferry) -> RallyState:
+    seat, town = action.seat, state.towns[action.seat]
+    ports = state.setup.board.ferry_from(town)
+    if action.to not in ports:
+        raise RuleViolation("rally/ferry_port", town=town)
+    if state.current.ferry or state.current.cards or state.moved:
+        raise RuleViolation("rally/ferry_acted")
+    if town in state.jams:
+        raise RuleViolation("rally/jammed", town=town)
+    return replace(
+        state,
+        towns=_with(state.towns, seat, action.to),
+        actions_left=0,
+        current=replace(state.current, ferry=True, to=action.to),
+    )
+
+
+def _end_turn(state: RallyState, action: EndTurn) -> RallyState:
+    seat = action.seat
+    excess = must_discard(state, seat)
+    if not state.simulation:
+        if action.discard:
+            raise InvalidAction("rally/discard_tracking")
+        return _next_turn(
+            replace(
+                state,
+                hand_sizes=_with(state.hand_sizes, seat, state.hand_sizes[seat] - excess),
+                discard_size=state.discard_size + excess,
+            )
+        )
+    if len(action.discard) != excess:
+        raise RuleViolation("rally/discard_count", count=excess)
+    missing = Counter(action.discard) - Counter(state.hands[seat])
+    if missing:
+        raise RuleViolation("rally/not_in_hand", card=sorted(missing)[0])
+    hand = list(state.hands[seat])
+    for card in action.discard:
+        hand.remove(card)
+    return _next_turn(
+        replace(
+            state,
+            hands=_with_hand(state.hands, seat, tuple(hand)),
+            hand_sizes=_with(state.hand_sizes, seat, len(hand)),
+            discard=tuple(sorted(state.discard + action.discard)),
+            discard_size=state.discard_size + excess,
+        )
+    )
+
+
+def _next_turn(state: RallyState) -> RallyState:
+    """Clockwise to the next car still on the road; police turns are missed whole."""
+    turns = (*state.turns, state.current)
+    n = state.players
+    if len(state.arrived) == n:
+        return replace(state, phase="over", turns=turns, actions_left=0)
+    police = list(state.police)
+    seat, rnd = state.turn, state.round
+    while True:
+        seat = (seat + 1) % n
+        if seat == state.setup.start_player:
+            rnd += 1
+        if seat in state.arrived:
+            continue
+        if police[seat] > 0:
+            police[seat] -= 1
+            turns += (TurnRecord(seat, rnd, state.towns[seat], missed=True),)
+            continue
+        break
+    return replace(
+        state,
+        turn=seat,
+        round=rnd,
+        phase="draw",
+        police=tuple(police),
+        actions_left=0,
+        moved=False,
+        turns=turns,
+        current=TurnRecord(seat, rnd, state.towns[seat]),
+    )
+
+
+def _name(state: RallyState, seat: int) -> str:
+    return state.setup.players[seat].name
+
+
+# --- what each role sees ---------------------------------------------------------------------
+
+
+def view(state: RallyState, role: Role) -> RallyState:
+    """A simulation's hands are their owners' (and the referee's); the pile's order and the
+    seed only the referee's. Everything else is on the table for all to see."""
+    if not state.simulation or role.is_referee or state.phase == "over":
+        return state
+    hands = tuple(h if Role.seat_of(s) == role else () for s, h in enumerate(state.hands))
+    setup = replace(state.setup, seed=HIDDEN_SEED)
+    return replace(state, hands=hands, pile=(), discard=(), setup=setup)
