@@ -192,6 +192,29 @@ class RallyMap:
         self._to_goal[goal] = best
         return best
 
+    def route(self, start: str, goal: str) -> tuple[tuple[str, int, bool], ...]:
+        """The shortest way from ``start`` to ``goal``: each town with the road km driven so
+        far, and whether it was reached by ferry (the route card on a log sheet).
+
+        >>> [(t, km) for t, km, _ in sample_map().route("koriyama", "fukushima-nishi")]
+        [('koriyama', 0), ('motomiya', 5), ('nihonmatsu', 20), ('fukushima-nishi', 40)]
+        """
+        to_goal = self.to_goal(goal)
+        path = [(start, 0, False)]
+        town, driven = start, 0
+        while town != goal:
+            here = to_goal[town]
+            by_road = [(n, s) for n, s in self._roads[town] if to_goal[n][0] + s == here[0]]
+            by_road = [(n, s) for n, s in by_road if to_goal[n][1] == here[1]]
+            if by_road:
+                town, step = min(by_road)
+                driven += step
+                path.append((town, driven, False))
+            else:  # no road continues the best way: it is the ferry
+                town = next(n for n in self._ferries[town] if to_goal[n] == (here[0], here[1] - 1))
+                path.append((town, driven, True))
+        return tuple(path)
+
     # --- the file form ---------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -12,6 +13,7 @@ from aids.games.base import REFEREE, VIEWER, Role
 from aids.games.rally import GAME, engine
 from aids.games.rally.data import load
 from aids.games.rally.model import (
+    Action,
     Attack,
     Defend,
     Draw,
@@ -19,13 +21,14 @@ from aids.games.rally.model import (
     EndTurn,
     Ferry,
     Machine,
+    RallyState,
     Travel,
     action_from_dict,
 )
 from tests.games.rally.helpers import at, drawn, move, pass_turn, play, start
 
 
-def code_of(state, action) -> str:  # type: ignore[no-untyped-def]
+def code_of(state: RallyState, action: Action) -> str:
     with pytest.raises((InvalidAction, RuleViolation, NotYourTurn, GameOver)) as err:
         engine.apply(state, action)
     return err.value.code
@@ -232,7 +235,7 @@ def test_nothing_defends_against_police() -> None:
 # --- the ferry -----------------------------------------------------------------------------------
 
 
-def ferry_state(**kw):  # type: ignore[no-untyped-def]
+def ferry_state(**kw: Any) -> RallyState:
     """Aki at Aomori at the start of the turn, drawn."""
     return drawn(at(start(**kw), 0, "aomori"))
 
@@ -325,7 +328,7 @@ def test_the_card_count_is_104_at_all_times_in_tracking_mode() -> None:
 # --- simulation mode: the real deck ---------------------------------------------------------------
 
 
-def cards_on_table(state) -> Counter[str]:  # type: ignore[no-untyped-def]
+def cards_on_table(state: RallyState) -> Counter[str]:
     out = Counter(state.pile) + Counter(state.discard)
     for hand in state.hands:
         out += Counter(hand)
