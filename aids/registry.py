@@ -20,6 +20,7 @@ from aids.core.i18n import add_catalogue_dir
 from aids.games.base import AnyGame
 from aids.games.derby import GAME as DERBY
 from aids.games.ekiden import GAME as EKIDEN
+from aids.games.rally import GAME as RALLY
 from aids.tables import TableService
 
 
@@ -44,6 +45,7 @@ class GameEntry:
 BUILT_IN: tuple[GameEntry, ...] = (
     GameEntry(DERBY, page="aids.ui.derby_page", sheet="aids.print.derby_sheet"),
     GameEntry(EKIDEN, page="aids.ui.ekiden_page", sheet="aids.print.ekiden_sheet"),
+    GameEntry(RALLY, page="aids.ui.rally_page", sheet="aids.print.rally_sheet"),
 )
 
 

@@ -61,7 +61,11 @@ class TableContext:
 
 
 class GamePage(Protocol):
-    """What a game's page module provides (``aids/ui/<kind>_page.py``)."""
+    """What a game's page module provides (``aids/ui/<kind>_page.py``).
+
+    A module may also define ``setup_before_form(lang)``: inputs drawn above the create form
+    whose choices the form's fields depend on (a map file, say): they rerun at once.
+    """
 
     def setup_fields(self, lang: Lang) -> dict[str, Any]:
         """Draw the setup inputs (inside the create form); return the raw setup dict."""

@@ -46,6 +46,9 @@ def _create_form() -> None:
         format_func=lambda k: t(f"{k}.name", current),
         key="new_game",
     )
+    before = getattr(page_for(kind), "setup_before_form", None)
+    if before is not None:  # inputs the form's fields depend on (a map file, say)
+        before(current)
     with st.form(f"new_{kind}", enter_to_submit=False):
         title = st.text_input(tr("table.title"), key="new_title", max_chars=80)
         setup = page_for(kind).setup_fields(current)

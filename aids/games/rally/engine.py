@@ -138,6 +138,27 @@ def can_ferry(state: RallyState, seat: int) -> tuple[str, ...]:
     return state.setup.board.ferry_from(town)
 
 
+def at_open_port(state: RallyState, seat: int) -> bool:
+    """The car stands at a port that is not jammed: after its draw it may cross."""
+    town = state.towns[seat]
+    return bool(state.setup.board.ferry_from(town)) and town not in state.jams
+
+
+def why_no_travel(state: RallyState, seat: int) -> str | None:
+    """Why car ``seat`` cannot play travel cards now (a message key suffix), or None."""
+    if state.current.ferry:
+        return "ferried"
+    if state.moved:
+        return "moved"
+    if state.engine[seat]:
+        return "engine"
+    if is_stuck(state, seat):
+        return "jam"
+    if state.actions_left < 1:
+        return "actions"
+    return None
+
+
 def must_discard(state: RallyState, seat: int) -> int:
     """How many cards the hand holds beyond the machine's hand size."""
     return max(0, state.hand_sizes[seat] - state.machine(seat).hand)

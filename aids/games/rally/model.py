@@ -160,11 +160,14 @@ class RallySetup:
         teams = data.get("teams", [])
         if not isinstance(teams, list) or len(teams) > TEAM_MAX:
             raise InvalidAction("rally/malformed", field="teams")
-        course = _mapping(data.get("course"), "course")
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InvalidAction("rally/malformed", field="seed")
         board = sample_map() if data.get("map") is None else RallyMap.from_dict(data["map"])
+        if data.get("course") is None and board.courses:  # the map's first named course
+            course: Mapping[str, Any] = board.courses[0].to_dict()
+        else:
+            course = _mapping(data.get("course"), "course")
         parsed = []
         for i, p in enumerate(players):
             where = f"players[{i + 1}]"

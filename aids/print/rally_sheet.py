@@ -1,0 +1,566 @@
+"""Japan Rally's log sheets: one page per car, then the rulings.
+
+The print frame draws the paper, the header and the QR code; this module gives the body. A
+car's page has its driver, colour, seat, team and machine numbers across the top; below, the
+turn log (round, cards played, km, from → to, ferry, the car's status at the start of the
+turn) fills the page's height on the left, beside the route card (the course's towns along
+the best way with their km), the team points by place, the car's finish and, room allowing,
+a box for notes.
+Blank, one page has empty boxes and rows to write on and the sample map's first course; for a
+table the log is filled as far as the race has gone, with ruled rows left to write on.
+
+Statuses at the start of a turn and the targets of attacks are not in the engine's turn
+records: they are read by replaying the table's log through the engine in tracking mode (the
+same rules, counts instead of cards), so the sheet never re-derives a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
+
+from aids.core.errors import AidsError
+from aids.core.i18n import t
+from aids.games.rally import GAME, engine
+from aids.games.rally.board import RallyMap, sample_map
+from aids.games.rally.data import load
+from aids.games.rally.describe import card_name
+from aids.games.rally.model import Attack, Defend, EndTurn, RallyState, Travel, TurnRecord
+from aids.print.cells import FAINT, GRID_LINE, SHADE, SeatMark, TextBox, Tick, Value, ruled, unruled
+from aids.print.frame import Styles, join_list, rulings
+from aids.tables import Snapshot
+
+LOG_HEAD = 8 * mm
+LOG_ROW = 7.2 * mm  # a row to write a turn on by hand
+LOG_ROW_MIN = 5.6 * mm  # rows shrink to this before the log goes on to another page
+SPARE_ROWS = 3  # at least these empty rows under a filled log, to go on writing
+LOG_WEIGHTS = (9, 33, 8, 31, 9, 22)  # turn (round), cards, km, from → to, ferry, status
+LOG_SHARE = 0.62  # of the body's width; the route card and the rest take the other side
+SIDE_GAP = 3 * mm
+ROUTE_ROW = 6.5 * mm
+ROUTE_ROW_MIN = 5.2 * mm  # below this, the route card goes into two columns
+ROUTE_HEAD = 5.5 * mm
+ID_HEAD = 5 * mm
+ID_ROW = 10 * mm
+ID_WEIGHTS = (33, 10, 7, 20, 10, 10, 10)  # player, colour, seat, team, actions, hand, draw
+NOTES_MIN = 14 * mm
+TRAVEL = ("travel", "top")
+GAP = 3 * mm
+GAP_SMALL = 1.2 * mm
+
+
+def _c(text: str, size: float = 9, **kw: Any) -> TextBox:
+    return TextBox(text, size, align="centre", **kw)
+
+
+@dataclass(frozen=True, slots=True)
+class Course:
+    """The course a sheet's route card shows: its map, start and goal, and its name."""
+
+    board: RallyMap
+    start: str
+    goal: str
+    sample: bool  # the blank sheet's: the sample map's first course
+
+    def name(self, lang: str) -> str:
+        for course in self.board.courses:
+            if (course.start, course.goal) == (self.start, self.goal):
+                return course.name(lang)
+        return f"{self.board.town_name(self.start, lang)} → {self.board.town_name(self.goal, lang)}"
+
+    def route(self) -> tuple[tuple[str, int, bool], ...]:
+        return self.board.route(self.start, self.goal)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One row of a car's turn log: the record and the car's statuses when the turn began."""
+
+    record: TurnRecord
+    statuses: tuple[str, ...]
+    plays: tuple[str, ...] = ()  # the cards played, each with its target (from the log)
+    live: bool = False  # the turn being played: no move yet is not "no move"
+
+
+def story(snapshot: Snapshot | None, lang: str, width: float, styles: Styles) -> list[Flowable]:
+    """A log sheet per car (one blank sheet before game night), then the rulings."""
+    state: RallyState | None = snapshot.state if snapshot is not None else None
+    out: list[Flowable] = []
+    if state is None:
+        first = sample_map().courses[0]
+        course = Course(sample_map(), first.start, first.goal, sample=True)
+        out += _page(None, None, [], course, lang, width)
+    else:
+        course = Course(state.setup.board, state.setup.start, state.setup.goal, sample=False)
+        replayed = _replay(snapshot, state, lang) if snapshot is not None else Replayed({}, {})
+        for seat in range(state.players):
+            out += _page(state, seat, _turns(state, seat, replayed), course, lang, width)
+    out += [TextBox(t("rally.sheet.legend", lang), 7.5, grow=True, space_after=3 * mm)]
+    out += rulings(GAME, lang, styles)
+    return out
+
+
+def _page(
+    state: RallyState | None,
+    seat: int | None,
+    turns: list[Turn],
+    course: Course,
+    lang: str,
+    width: float,
+) -> list[Flowable]:
+    side = _side(state, seat, course, lang)
+    log = _log_rows(state, turns, lang)
+    first_round = turns[0].record.round if turns else 1
+    name = state.setup.players[seat].name if state is not None and seat is not None else ""
+    caption = t("rally.sheet.continued", lang, name=name)
+    body = Body(log, side, lang, first_round=first_round, caption=caption)
+    return [_identity(state, seat, lang, width), Spacer(1, 3 * mm), body, PageBreak()]
+
+
+# --- the car: driver, colour, seat, team, machine ---------------------------------------------
+
+
+def _identity(state: RallyState | None, seat: int | None, lang: str, width: float) -> Table:
+    keys = ("player", "colour", "seat", "team", "actions", "hand", "draw")
+    head = [_c(t(f"rally.sheet.{k}", lang), 7.5, max_lines=2) for k in keys]
+    values: list[Any] = [""] * len(keys)
+    if state is not None and seat is not None:
+        player = state.setup.players[seat]
+        colour = load().colour(player.colour)
+        mark = SeatMark(seat + 1, colour.hex if colour else None, side=14)
+        team = (
+            state.setup.teams[player.team]
+            if player.team is not None
+            else t("rally.sheet.no_team", lang)
+        )
+        machine = player.machine
+        values = [
+            TextBox(player.name, 11, min_size=6.5, max_lines=2, mark=mark),
+            _c(colour.name(lang) if colour else player.colour, 9, max_lines=2),
+            Value(str(seat + 1), size=13),
+            _c(team, 9, min_size=5.5, max_lines=3),
+            Value(str(machine.actions), size=14),
+            Value(str(machine.hand), size=14),
+            Value(str(machine.draw), size=14),
+        ]
+    unit = width / sum(ID_WEIGHTS)
+    table = Table(
+        [head, values], colWidths=[w * unit for w in ID_WEIGHTS], rowHeights=[ID_HEAD, ID_ROW]
+    )
+    style = ruled(1)
+    style.append(("LINEBEFORE", (4, 0), (4, -1), 1.4, colors.black))  # the machine's numbers
+    table.setStyle(TableStyle(style))
+    return table
+
+
+# --- the turn log ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """What the log says of each turn beyond its record, by the turn's index in
+    ``state.turns`` (the turn in progress at ``len(state.turns)``): the car's statuses as
+    the turn began, and each card play with whom or where it was aimed at."""
+
+    statuses: dict[int, tuple[str, ...]]
+    plays: dict[int, list[str]]
+
+
+def _replay(snapshot: Snapshot, state: RallyState, lang: str) -> Replayed:
+    """The table's log replayed in tracking mode, one action at a time.
+
+    A viewer's snapshot hides a simulation's cards; tracking mode counts them instead, with
+    the same rules, so the statuses and moves are the same. A log that does not replay to the
+    same turns gives nothing rather than something wrong (the sheet then prints the records'
+    cards alone).
+    """
+    nothing = Replayed({}, {})
+    setup = replace(state.setup, mode="tracking", seed=None)
+    actions = [e.action for e in snapshot.log if e.kind == "action" and not e.undone]
+    board = state.setup.board
+    try:
+        now = engine.initial_state(setup)
+        statuses = {0: engine.statuses(now, now.turn)}
+        plays: dict[int, list[str]] = {}
+        for action in actions:
+            if action is None:  # sealed: nothing to replay past it
+                return nothing
+            if isinstance(action, EndTurn):
+                action = EndTurn(action.seat)  # tracking counts the discards
+            before = len(now.turns)
+            played = plays.setdefault(before, [])
+            if isinstance(action, Travel):
+                played.append(_cards(action.cards, lang))
+            elif isinstance(action, Attack):
+                name = state.setup.players[action.target].name
+                played.append(f"{card_name(action.card, lang)} → {name}")
+            elif isinstance(action, Defend):
+                aim = (
+                    board.town_name(action.town, lang)
+                    if action.town is not None
+                    else state.setup.players[action.target or 0].name
+                )
+                played.append(f"{card_name(action.card, lang)} → {aim}")
+            now = engine.apply(now, action)
+            for i in range(before, len(now.turns)):
+                if now.turns[i].missed:
+                    statuses[i] = engine.statuses(now, now.turns[i].seat)
+            if now.phase != "over":
+                statuses.setdefault(len(now.turns), engine.statuses(now, now.turn))
+    except AidsError:
+        return nothing
+    if now.turns != state.turns or now.current != state.current:
+        return nothing
+    return Replayed(statuses, plays)
+
+
+def _turns(state: RallyState, seat: int, replayed: Replayed) -> list[Turn]:
+    """Car ``seat``'s finished turns, and its turn in progress once it has drawn (or the one
+    the referee ended the race in, if it played anything)."""
+    indexed = [(i, r) for i, r in enumerate(state.turns) if r.seat == seat]
+    current = state.current
+    ended_in = state.ended and bool(current.cards or current.to or current.ferry)
+    if current.seat == seat and (state.phase == "act" or ended_in):
+        indexed.append((len(state.turns), current))
+    live = len(state.turns) if state.phase == "act" else -1
+    return [
+        Turn(r, replayed.statuses.get(i, ()), tuple(replayed.plays.get(i, ())), i == live)
+        for i, r in indexed
+    ]
+
+
+def _status_text(state: RallyState, turn: Turn, lang: str) -> str:
+    """The statuses the turn began with; a turn missed to police is only that (nothing else
+    mattered in it), and the turn that reached the goal says so with the place."""
+    record = turn.record
+    if record.missed:
+        return t("rally.sheet.missed", lang)
+    words = [t(f"rally.sheet.status.{s}", lang) for s in turn.statuses]
+    if record.to and record.to == state.setup.goal and record.seat in state.arrived:
+        words.append(t("rally.sheet.arrived", lang, place=state.arrived.index(record.seat) + 1))
+    return join_list(words, lang)
+
+
+def _cards(cards: Sequence[str], lang: str) -> str:
+    """Cards as a log row shows them, short: ``30+40 km``, ``(30+40)×2 km`` with TOP SPEED,
+    then the other cards by name (``Rain``)."""
+    d = load()
+    kms = [str(c.km) for c in map(d.card, cards) if c is not None and c.kind == "travel"]
+    others = [c for c in cards if (card := d.card(c)) is None or card.kind not in TRAVEL]
+    words = []
+    if kms and "top" in cards:
+        words.append(f"({'+'.join(kms)})×2 km")
+    elif kms:
+        words.append(f"{'+'.join(kms)} km")
+    elif "top" in cards:  # not a legal move; shown as recorded
+        others.insert(0, "top")
+    words += [card_name(c, lang) for c in others]
+    return " + ".join(words)
+
+
+def _log_head(lang: str) -> list[Any]:
+    keys = ("round", "cards", "km", "from_to", "ferry", "status")
+    return [_c(t(f"rally.sheet.log_{k}", lang), 7.5, max_lines=2) for k in keys]
+
+
+def _log_rows(state: RallyState | None, turns: list[Turn], lang: str) -> list[list[Any]]:
+    """The filled rows of a car's log (none on a blank sheet)."""
+    if state is None:
+        return []
+    board = state.setup.board
+    rows: list[list[Any]] = []
+    for turn in turns:
+        record = turn.record
+        start = board.town_name(record.start, lang)
+        if record.to and record.to != record.start:
+            where = f"{start} → {board.town_name(record.to, lang)}"
+        elif record.missed:
+            where = start
+        elif turn.live:
+            where = f"{start} →"
+        else:
+            where = t("rally.sheet.stayed", lang, town=start)
+        played = join_list(turn.plays, lang) if turn.plays else _cards(record.cards, lang)
+        rows.append(
+            [
+                _c(str(record.round), 10),
+                _c(played, 8, min_size=5.5, max_lines=3) if played else "",
+                _c(str(record.km), 10) if record.km else "",
+                _c(where, 8, max_lines=2),
+                Tick(9) if record.ferry else "",
+                _c(_status_text(state, turn, lang), 7.5, max_lines=2),
+            ]
+        )
+    return rows
+
+
+def _blank_row(round_: int) -> list[Any]:
+    """An empty row to write a turn on: its round printed faint, the arrow and ferry box."""
+    return [
+        _c(str(round_), 9, colour=FAINT),
+        "",
+        "",
+        _c("→", 9, colour=FAINT),
+        _c("□", 11, colour=FAINT),
+        "",
+    ]
+
+
+def _log_table(
+    rows: list[list[Any]], lang: str, width: float, row: float, first_round: int
+) -> Table:
+    unit = width / sum(LOG_WEIGHTS)
+    table = Table(
+        [_log_head(lang), *rows],
+        colWidths=[w * unit for w in LOG_WEIGHTS],
+        rowHeights=[LOG_HEAD] + [row] * len(rows),
+    )
+    style = ruled(1, pad=2)
+    for i in range(1, len(rows)):  # a heavier line under every 5th round, to count by
+        if (first_round + i - 1) % 5 == 0:
+            style.append(("LINEBELOW", (0, i), (-1, i), 1.1, colors.black))
+    table.setStyle(TableStyle(style))
+    return table
+
+
+class Body(Flowable):  # type: ignore[misc]  # ReportLab is untyped
+    """The turn log beside the side column, as tall as the page has room for.
+
+    The log takes the height left on the page: its filled rows, then empty ruled rows to the
+    bottom (rows shrink from ``LOG_ROW`` to ``LOG_ROW_MIN`` to keep ``SPARE_ROWS`` empty
+    ones). A log longer than that goes on to the next page across its whole width, under
+    ``caption`` (the car's name), without the side column.
+    """
+
+    def __init__(
+        self,
+        filled: list[list[Any]],
+        side: Callable[[float, float], list[Flowable]] | None,
+        lang: str,
+        *,
+        first_round: int = 1,
+        caption: str = "",
+        continued: bool = False,
+    ) -> None:
+        super().__init__()
+        self.filled, self.side, self.lang = filled, side, lang
+        self.first_round, self.caption, self.continued = first_round, caption, continued
+        self.parts: list[tuple[Flowable, float, float]] = []  # flowable, x, its height
+
+    def _log_width(self, width: float) -> float:
+        return width * LOG_SHARE if self.side else width
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.parts = []
+        top = 0.0
+        if self.continued:
+            title = TextBox(self.caption, 10, max_lines=1, space_after=GAP_SMALL)
+            top = title.wrap(availWidth, 14)[1] + GAP_SMALL
+            self.parts.append((title, 0.0, top - GAP_SMALL))
+        room = availHeight - top - LOG_HEAD - 0.5
+        filled = len(self.filled)
+        row = LOG_ROW
+        if (filled + SPARE_ROWS) * row > room:
+            row = max(LOG_ROW_MIN, room / (filled + SPARE_ROWS))
+        count = int(room // row)
+        if count < max(filled, 1):
+            self.width, self.height = availWidth, availHeight + 1  # too tall: split
+            return self.width, self.height
+        row = min(room / count, LOG_ROW * 1.1)  # the rows share what is left over
+        first_blank = self.first_round + filled
+        rows = self.filled + [_blank_row(first_blank + i) for i in range(count - filled)]
+        width = self._log_width(availWidth)
+        log = _log_table(rows, self.lang, width, row, self.first_round)
+        log_height = log.wrap(width, availHeight)[1]
+        self.parts.append((log, 0.0, log_height))
+        height = top + log_height
+        if self.side is not None:
+            x = width + SIDE_GAP
+            side_width = availWidth - x
+            used = 0.0
+            for item in self.side(side_width, log_height):
+                h = item.wrap(side_width, log_height - used)[1]
+                used += h + item.getSpaceAfter()
+                self.parts.append((item, x, h))
+            height = max(height, used)
+        self.width, self.height = availWidth, height
+        return availWidth, height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        top = 10 + 2 * GAP_SMALL if self.continued else 0.0
+        fits = int((availHeight - top - LOG_HEAD - 0.5) // LOG_ROW_MIN)
+        if fits < 1 or fits >= len(self.filled):
+            return []
+        first = Body(
+            self.filled[:fits],
+            self.side,
+            self.lang,
+            first_round=self.first_round,
+            caption=self.caption,
+            continued=self.continued,
+        )
+        rest = Body(
+            self.filled[fits:],
+            None,
+            self.lang,
+            first_round=self.first_round + fits,
+            caption=self.caption,
+            continued=True,
+        )
+        return [first, rest]
+
+    def draw(self) -> None:
+        left = right = self.height  # the tops of what is still to be drawn on each side
+        for item, x, h in self.parts:
+            if x == 0.0:
+                left -= h
+                item.drawOn(self.canv, 0, left)
+                left -= item.getSpaceAfter()
+            else:
+                right -= h
+                item.drawOn(self.canv, x, right)
+                right -= item.getSpaceAfter()
+
+
+# --- the side column: route card, team points, finish, notes -----------------------------------
+
+
+def _side(
+    state: RallyState | None, seat: int | None, course: Course, lang: str
+) -> Callable[[float, float], list[Flowable]]:
+    """The side column for a given width and height: the route card takes what the rest
+    leaves (keeping room for notes), the notes box whatever is left after it."""
+
+    def build(width: float, height: float) -> list[Flowable]:
+        route = course.route()
+        key = "rally.sheet.route_sample" if course.sample else "rally.sheet.route"
+        title = t(key, lang, course=course.name(lang), km=route[-1][1])
+        heading = TextBox(title, 9, min_size=7, max_lines=3, grow=True, space_after=GAP_SMALL)
+        points_title = TextBox(
+            t("rally.sheet.points_title", lang), 8.5, max_lines=2, grow=True, space_after=GAP_SMALL
+        )
+        points = _points(lang, width)
+        finish = _finish(state, seat, lang, width)
+        fixed = (heading, points_title, points, finish)
+        used = sum(f.wrap(width, height)[1] + f.getSpaceAfter() for f in fixed) + 2 * GAP
+        card = _route_card(course, route, lang, width, height - used - GAP - NOTES_MIN)
+        used += card.wrap(width, height)[1]
+        out: list[Flowable] = [heading, card, Spacer(1, GAP), points_title, points]
+        out += [Spacer(1, GAP), finish]
+        if height - used - GAP >= NOTES_MIN:
+            out += [Spacer(1, GAP), _notes(lang, width, height - used - GAP)]
+        return out
+
+    return build
+
+
+def _route_card(
+    course: Course,
+    route: Sequence[tuple[str, int, bool]],
+    lang: str,
+    width: float,
+    room: float,
+) -> Table:
+    """The towns along the best way with their km; in two columns if one would be cramped."""
+    board = course.board
+    head = [
+        _c(t("rally.sheet.town", lang), 7.5),
+        _c(t("rally.sheet.km", lang), 7.5),
+        _c(t("rally.sheet.ferry_mark", lang), 7, max_lines=1),
+    ]
+    cells = [
+        [
+            TextBox(board.town_name(town, lang), 8, min_size=5.5, max_lines=2),
+            _c(str(km), 8.5, max_lines=1),
+            _c(t("rally.sheet.ferry_mark", lang), 7, max_lines=1) if ferry else "",
+        ]
+        for town, km, ferry in route
+    ]
+    columns = 1
+    row = min(ROUTE_ROW, (room - ROUTE_HEAD) / len(cells))
+    if row < ROUTE_ROW_MIN:
+        columns = 2
+        row = min(ROUTE_ROW, (room - ROUTE_HEAD) / -(-len(cells) // 2))
+    per = -(-len(cells) // columns)
+    weights = (0.56, 0.26, 0.18)  # town, km, ferry
+    part = (width - (columns - 1) * 1.5 * mm) / columns
+    rows: list[list[Any]] = [head * columns]
+    for i in range(per):
+        line: list[Any] = []
+        for c in range(columns):
+            k = c * per + i
+            line += cells[k] if k < len(cells) else ["", "", ""]
+        rows.append(line)
+    col_widths: list[float] = []
+    for c in range(columns):
+        col_widths += [part * w for w in weights]
+        if c < columns - 1:
+            col_widths[-1] += 1.5 * mm  # the gap goes into the cell before it
+    table = Table(rows, colWidths=col_widths, rowHeights=[ROUTE_HEAD] + [max(row, 4 * mm)] * per)
+    style = ruled(1, pad=1.8)
+    if columns == 2:
+        style.append(("LINEBEFORE", (3, 0), (3, -1), 1.4, colors.black))
+    for i, (_, _, ferry) in enumerate(route):
+        if ferry:
+            r, c = i % per + 1, (i // per) * 3
+            style.append(("BACKGROUND", (c, r), (c + 2, r), colors.HexColor("#e3eef8")))
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def _points(lang: str, width: float) -> Table:
+    """Team play: the points each place scores (from the seed file)."""
+    points = load().points
+    head: list[Any] = [_c(t("rally.sheet.place", lang), 7.5, max_lines=2)]
+    head += [_c(str(place), 9) for place in range(1, len(points) + 1)]
+    values: list[Any] = [_c(t("rally.sheet.points", lang), 7.5, max_lines=2)]
+    values += [_c(str(p), 10) for p in points]
+    first = width * 0.22
+    rest = (width - first) / len(points)
+    table = Table(
+        [head, values], colWidths=[first] + [rest] * len(points), rowHeights=[5.5 * mm, 6.5 * mm]
+    )
+    table.setStyle(TableStyle([*ruled(1), ("BACKGROUND", (0, 0), (0, -1), SHADE)]))
+    return table
+
+
+def _finish(state: RallyState | None, seat: int | None, lang: str, width: float) -> Table:
+    """The car's place, its points and its team's total: filled once the race is over."""
+    keys = ("place", "points", "team")
+    head = [_c(t(f"rally.sheet.finish_{k}", lang), 7.5, max_lines=2) for k in keys]
+    values: list[Any] = ["", "", ""]
+    if state is not None and seat is not None and state.phase == "over":
+        place = 1
+        for group in engine.placings(state):
+            if seat in group:
+                break
+            place += len(group)
+        team = state.setup.players[seat].team
+        total = engine.team_totals(state)[team] if team is not None else None
+        values = [
+            Value(str(place), size=12),
+            Value(str(engine.place_points(state)[seat]), size=12),
+            Value(str(total), size=12) if total is not None else _c("—", 10, colour=FAINT),
+        ]
+    table = Table([head, values], colWidths=[width / 3] * 3, rowHeights=[5.5 * mm, 8.5 * mm])
+    table.setStyle(TableStyle(ruled(1)))
+    return table
+
+
+def _notes(lang: str, width: float, height: float) -> Table:
+    """An open box to write in, as tall as the column has left."""
+    label = TextBox(t("rally.sheet.notes", lang), 7.5, colour=FAINT, max_lines=1)
+    table = Table([[label]], colWidths=[width], rowHeights=[height])
+    style = unruled()
+    style += [
+        ("BOX", (0, 0), (-1, -1), 0.6, GRID_LINE),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+    ]
+    table.setStyle(TableStyle(style))
+    return table

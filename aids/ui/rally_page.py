@@ -1,0 +1,462 @@
+"""The rally's parts of the table page: the map and machines before the form, setup fields,
+status, and the record controls of a turn (draw, travel, attack, defend, ferry, end).
+
+The frame (``aids.ui.frame``) draws everything else; the board is ``rally_board``. The page
+asks the engine what is legal (reachable towns, the proposal nearest the goal, who may be
+attacked or helped); it never re-derives a rule.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from typing import Any
+
+import streamlit as st
+
+from aids.core.errors import AidsError
+from aids.core.i18n import Lang, t
+from aids.games.base import Role
+from aids.games.rally import engine
+from aids.games.rally.board import RallyMap, sample_map
+from aids.games.rally.data import load
+from aids.games.rally.describe import car_label, card_name, cards_text
+from aids.games.rally.model import (
+    Attack,
+    Defend,
+    Draw,
+    EndRace,
+    EndTurn,
+    Ferry,
+    RallyState,
+    Travel,
+)
+from aids.ui import rally_board, rally_presets
+from aids.ui.common import banner, plain, tr
+from aids.ui.context import TableContext
+from aids.ui.layout import names_with_colours
+
+MAP_KEY = "rally_map"  # the uploaded map (its dict form), kept between reruns
+NOTE_KEY = "rally_preset_note"  # the outcome of the last "save preset"
+
+# --- before the form: the map and the machine presets ----------------------------------------
+
+
+def setup_before_form(lang: Lang) -> None:
+    """The map file and the machine preset, outside the create form so the course and the
+    machines below follow them at once."""
+    upload = st.file_uploader(
+        t("rally.ui.map_file", lang), type=["toml", "json"], key="rally_map_file"
+    )
+    if upload is None:
+        st.session_state.pop(MAP_KEY, None)
+        st.caption(t("rally.ui.map_sample", lang, towns=len(sample_map().towns)))
+    else:
+        try:
+            loaded = RallyMap.from_file_bytes(upload.getvalue(), upload.name)
+        except AidsError as exc:
+            st.session_state.pop(MAP_KEY, None)
+            st.error(plain(exc.message(lang)))
+        else:
+            st.session_state[MAP_KEY] = loaded.to_dict()
+            st.caption(t("rally.ui.map_loaded", lang, name=loaded.name(lang),
+                         towns=len(loaded.towns), roads=len(loaded.roads)))  # fmt: skip
+    presets = rally_presets.all_presets()
+    st.selectbox(
+        t("rally.ui.preset", lang),
+        options=[p.key for p in presets],
+        format_func=lambda k: next(p.name(lang) for p in presets if p.key == k),
+        key="rally_preset",
+    )
+    with st.expander(t("rally.ui.save_preset", lang)):
+        name_col, a_col, h_col, d_col = st.columns([3, 1, 1, 1])
+        name_col.text_input(t("rally.ui.preset_name", lang), max_chars=30, key="preset_name")
+        d = load()
+        for col, field, (low, high), value in (
+            (a_col, "actions", d.actions, 3),
+            (h_col, "hand", d.hand, 5),
+            (d_col, "draw", d.draw, 2),
+        ):
+            col.number_input(
+                t(f"rally.ui.{field}", lang), min_value=low, max_value=high, value=value,
+                key=f"preset_{field}",
+            )  # fmt: skip
+        st.button(t("rally.ui.save_preset_go", lang), key="preset_go", on_click=_save_preset,
+                  args=(lang,))  # fmt: skip
+        note = st.session_state.pop(NOTE_KEY, None)
+        if note:
+            (st.error if note[0] == "error" else st.success)(plain(note[1]))
+
+
+def _save_preset(lang: Lang) -> None:
+    get = st.session_state.get
+    try:
+        preset = rally_presets.save(
+            get("preset_name"),
+            int(get("preset_actions") or 0),
+            int(get("preset_hand") or 0),
+            int(get("preset_draw") or 0),
+        )
+    except AidsError as exc:
+        st.session_state[NOTE_KEY] = ("error", exc.message(lang))
+        return
+    st.session_state["rally_preset"] = preset.key
+    st.session_state[NOTE_KEY] = ("success", t("rally.ui.preset_saved", lang, name=preset.en))
+
+
+def _current_map() -> RallyMap:
+    raw = st.session_state.get(MAP_KEY)
+    return sample_map() if raw is None else RallyMap.from_dict(raw)
+
+
+# --- setup ---------------------------------------------------------------------------------
+
+
+def setup_fields(lang: Lang) -> dict[str, Any]:
+    """Players in seat order with colours, their machines and teams, the course, the mode."""
+    d = load()
+    board_map = _current_map()
+    st.markdown(f"**{plain(t('rally.ui.players_seat_order', lang))}**")
+    players = names_with_colours(
+        d.max_players,
+        d.colours,
+        name_label=lambda n: t("rally.ui.player_n", lang, n=n),
+        colour_label=t("rally.ui.colour", lang),
+        key="ra_player",
+        lang=lang,
+    )
+    preset_key = st.session_state.get("rally_preset") or d.presets[0].key
+    preset = next((p for p in rally_presets.all_presets() if p.key == preset_key), d.presets[0])
+    st.markdown(f"**{plain(t('rally.ui.machines', lang))}**")
+    st.caption(t("rally.ui.machines_hint", lang))
+    rows = [
+        {"seat": str(i + 1), "actions": preset.actions, "hand": preset.hand,
+         "draw": preset.draw, "team": None}
+        for i in range(d.max_players)
+    ]  # fmt: skip
+    edited = st.data_editor(
+        rows,
+        key=f"ra_machines_{preset.key}",
+        num_rows="fixed",
+        disabled=["seat"],
+        hide_index=True,
+        column_config={
+            "seat": st.column_config.TextColumn("#", width="small"),
+            "actions": st.column_config.NumberColumn(
+                t("rally.ui.actions", lang), min_value=d.actions[0], max_value=d.actions[1]
+            ),
+            "hand": st.column_config.NumberColumn(
+                t("rally.ui.hand_size", lang), min_value=d.hand[0], max_value=d.hand[1]
+            ),
+            "draw": st.column_config.NumberColumn(
+                t("rally.ui.draw_n", lang), min_value=d.draw[0], max_value=d.draw[1]
+            ),
+            "team": st.column_config.NumberColumn(
+                t("rally.ui.team_no", lang), min_value=1, max_value=d.max_players
+            ),
+        },
+    )
+    courses = {c.id: c for c in board_map.courses}
+    course_id = st.selectbox(
+        t("rally.ui.course", lang),
+        options=[*courses, ""],
+        format_func=lambda c: courses[c].name(lang) if c else t("rally.ui.course_own", lang),
+        key="ra_course" if board_map is sample_map() else "ra_course_own_map",
+    )
+    towns = sorted(board_map.towns, key=lambda town: town.name(lang))
+    ids = [town.id for town in towns]
+    first = board_map.courses[0] if board_map.courses else None
+    start_col, goal_col = st.columns(2)
+    start = start_col.selectbox(
+        t("rally.ui.start_town", lang), options=ids,
+        index=ids.index(first.start) if first else 0,
+        format_func=lambda i: board_map.town_name(i, lang), key="ra_start",
+    )  # fmt: skip
+    goal = goal_col.selectbox(
+        t("rally.ui.goal_town", lang), options=ids,
+        index=ids.index(first.goal) if first else min(1, len(ids) - 1),
+        format_func=lambda i: board_map.town_name(i, lang), key="ra_goal",
+    )  # fmt: skip
+    if course_id:
+        start, goal = courses[course_id].start, courses[course_id].goal
+    mode_col, first_col = st.columns(2)
+    mode = mode_col.radio(
+        t("rally.ui.mode", lang),
+        options=["tracking", "simulation"],
+        format_func=lambda m: t(f"rally.ui.mode_{m}", lang),
+        key="ra_mode",
+    )
+    first_player = first_col.number_input(
+        t("rally.ui.start_player", lang), min_value=1, max_value=d.max_players, value=1,
+        key="ra_first",
+    )  # fmt: skip
+    return _setup_dict(players, list(edited), lang, board_map, start, goal, mode, first_player)
+
+
+def _setup_dict(
+    players: list[dict[str, str]],
+    machines: list[dict[str, Any]],
+    lang: Lang,
+    board_map: RallyMap,
+    start: str,
+    goal: str,
+    mode: str,
+    first_player: int,
+) -> dict[str, Any]:
+    """The setup as the form shows it: team numbers become teams in the order first used."""
+    numbers = [m.get("team") for m in machines[: len(players)]]
+    used = sorted({int(n) for n in numbers if n is not None})
+    rows = []
+    for player, machine, number in zip(players, machines, numbers, strict=False):
+        row: dict[str, Any] = dict(player)
+        row["machine"] = {k: machine.get(k) for k in ("actions", "hand", "draw")}
+        if number is not None:
+            row["team"] = used.index(int(number))
+        rows.append(row)
+    setup: dict[str, Any] = {
+        "players": rows,
+        "start_player": int(first_player) - 1,
+        "course": {"start": start, "goal": goal},
+        "mode": mode,
+        "map": None if board_map is sample_map() else board_map.to_dict(),
+    }
+    if used:
+        setup["teams"] = [t("rally.ui.team_n", lang, n=n) for n in used]
+    if mode == "simulation":
+        setup["seed"] = secrets.randbelow(2**31)
+    return setup
+
+
+# --- status --------------------------------------------------------------------------------
+
+
+def status(ctx: TableContext) -> None:
+    state: RallyState = ctx.state
+    outcome = ctx.snapshot.outcome
+    course = tr(
+        "rally.ui.course_line",
+        start=state.setup.board.town_name(state.setup.start, ctx.lang),
+        goal=state.setup.board.town_name(state.setup.goal, ctx.lang),
+    )
+    if outcome is not None:
+        if state.setup.teams:
+            team = state.setup.players[outcome.winners[0]].team or 0
+            winner = state.setup.teams[team]
+        else:
+            winner = car_label(state, outcome.winners[0])
+        banner(f"{tr('rally.ui.over', winner=winner)} · {tr(f'rally.outcome.{outcome.reason}')}",
+               done=True)  # fmt: skip
+        return
+    car = car_label(state, state.turn)
+    if state.phase == "draw":
+        doing = tr("rally.ui.to_draw", car=car, n=state.machine(state.turn).draw)
+    else:
+        doing = tr("rally.ui.to_act", car=car, n=state.actions_left)
+    km, _ = engine.to_goal(state, state.towns[state.turn])
+    banner(f"{tr('rally.ui.round', n=state.round)} · {doing} · {course} ({km} km)")
+
+
+# --- record controls -----------------------------------------------------------------------
+
+
+def controls(ctx: TableContext) -> None:
+    state: RallyState = ctx.state
+    if ctx.snapshot.outcome is not None or ctx.role.is_viewer:
+        return
+    seat = state.turn
+    if ctx.role.is_referee or ctx.role == Role.seat_of(seat):
+        if state.phase == "draw":
+            _draw(ctx, seat)
+        else:
+            _turn(ctx, seat)
+    else:
+        st.caption(plain(tr("rally.ui.wait_turn", car=car_label(state, seat))))
+        _hand(ctx, ctx.role.seat or 0)
+    if ctx.role.is_referee:
+        with st.expander(tr("rally.ui.end_race")):
+            st.caption(tr("rally.rulings.end"))
+            st.button(tr("rally.ui.end_race_go"), key="end_race", on_click=ctx.write(EndRace()))
+
+
+def _draw(ctx: TableContext, seat: int) -> None:
+    state: RallyState = ctx.state
+    n = min(state.machine(seat).draw, state.pile_size + state.discard_size)
+    label = tr("rally.ui.draw_sim" if state.simulation else "rally.ui.draw_go", n=n)
+    st.button(label, key="draw_go", type="primary", on_click=ctx.write(Draw(seat)))
+    st.caption(tr("rally.ui.pile", pile=state.pile_size, discard=state.discard_size))
+    if engine.at_open_port(state, seat):
+        st.caption(tr("rally.ui.ferry_hint"))
+
+
+def _hand(ctx: TableContext, seat: int) -> None:
+    """A simulation's hand, to its owner and the referee."""
+    state: RallyState = ctx.state
+    if not state.simulation or not state.hands or not state.hands[seat]:
+        return
+    st.markdown(plain(tr("rally.ui.hand_of", car=car_label(state, seat),
+                         cards=cards_text(state.hands[seat], ctx.lang))))  # fmt: skip
+
+
+def _turn(ctx: TableContext, seat: int) -> None:
+    state: RallyState = ctx.state
+    _hand(ctx, seat)
+    ports = engine.can_ferry(state, seat)
+    for port in ports:
+        st.button(
+            tr("rally.ui.ferry_go", to=state.setup.board.town_name(port, ctx.lang)),
+            key=f"ferry_{port}",
+            on_click=ctx.write(Ferry(seat, port)),
+        )
+    _travel(ctx, seat)
+    _attack_defend(ctx, seat)
+    _end_turn(ctx, seat)
+
+
+def _travel(ctx: TableContext, seat: int) -> None:
+    state: RallyState = ctx.state
+    choices = engine.travel_choices(state, seat)
+    if not choices:
+        why = engine.why_no_travel(state, seat)
+        if why:
+            st.caption(plain(tr(f"rally.ui.no_travel_{why}")))
+        return
+    seq = ctx.snapshot.seq
+    key = f"cards_{seq}"
+    picked: list[str] = st.session_state.setdefault(key, [])
+    playable = {c for combo in choices for c in combo}
+    most = max(len(c) for c in choices)
+    left = Counter(c for combo in choices for c in combo)  # an upper bound on each card
+    with st.container(border=True, key="travel_box"):
+        st.markdown(f"**{plain(tr('rally.ui.travel'))}**")
+        options = [
+            c
+            for c in (*load().keys("travel"), "top")
+            if c in playable and picked.count(c) < left[c] and len(picked) < most
+        ]
+        st.pills(
+            tr("rally.ui.add_card"),
+            options=options,
+            format_func=lambda c: card_name(c, ctx.lang),
+            key=f"chip_{seq}_{len(picked)}",
+            on_change=_add_card,
+            args=(key, f"chip_{seq}_{len(picked)}"),
+        )
+        valid = tuple(sorted(picked)) in choices
+        km = engine.travel_km(picked)
+        if picked:
+            total_col, clear_col = st.columns([3, 1], vertical_alignment="center")
+            total_col.markdown(f"{plain(cards_text(tuple(picked), ctx.lang))} = **{km} km**")
+            clear_col.button(tr("rally.ui.clear"), key=f"clear_{seq}", on_click=picked.clear,
+                             width="content")  # fmt: skip
+        if not valid:
+            if picked:
+                st.caption(tr("rally.ui.cards_not_valid"))
+            return
+        reach = engine.reachable(state, seat, km)
+        proposal = engine.proposal(state, seat, km)
+        order = sorted(reach, key=lambda town: (engine.to_goal(state, town), -reach[town]))
+        board_map = state.setup.board
+        st.selectbox(
+            tr("rally.ui.destination", n=len(reach)),
+            options=order,
+            index=order.index(proposal),
+            format_func=lambda town: t(
+                "rally.ui.town_option",
+                ctx.lang,
+                town=board_map.town_name(town, ctx.lang),
+                km=reach[town],
+                left=engine.to_goal(state, town)[0],
+            ),
+            key=f"to_{seq}_{km}",
+        )
+
+        def build() -> Travel | None:
+            to = st.session_state.get(f"to_{seq}_{km}") or proposal
+            return Travel(seat, tuple(sorted(picked)), str(to))
+
+        st.button(tr("rally.ui.move_go"), key="move_go", type="primary",
+                  on_click=ctx.write_from(build))  # fmt: skip
+
+
+def _add_card(cards_key: str, chip_key: str) -> None:
+    card = st.session_state.get(chip_key)
+    if card:
+        st.session_state[cards_key].append(card)
+
+
+def _attack_defend(ctx: TableContext, seat: int) -> None:
+    state: RallyState = ctx.state
+    legal = [a for a in engine.legal_actions(state, Role.seat_of(seat))
+             if isinstance(a, Attack | Defend)]  # fmt: skip
+    if not legal:
+        return
+    seq = ctx.snapshot.seq
+    by_card: dict[str, list[Attack | Defend]] = {}
+    for action in legal:
+        by_card.setdefault(action.card, []).append(action)
+    with st.container(border=True, key="cards_box"):
+        st.markdown(f"**{plain(tr('rally.ui.attack_defend'))}**")
+        card = st.pills(
+            tr("rally.ui.card"),
+            options=list(by_card),
+            format_func=lambda c: card_name(c, ctx.lang),
+            key=f"card_{seq}",
+        )
+        if card is None:
+            return
+        options = by_card[card]
+        choice = st.pills(
+            tr("rally.ui.on_whom"),
+            options=list(range(len(options))),
+            format_func=lambda i: _target_text(state, options[i], ctx.lang),
+            key=f"target_{seq}_{card}",
+        )
+        st.button(
+            tr("rally.ui.play_card", card=card_name(card, ctx.lang)),
+            key="card_go",
+            type="primary",
+            disabled=choice is None,
+            on_click=ctx.write_from(
+                lambda: (
+                    options[i]
+                    if (i := st.session_state.get(f"target_{seq}_{card}")) is not None
+                    else None
+                )
+            ),
+        )
+
+
+def _target_text(state: RallyState, action: Attack | Defend, lang: str) -> str:
+    if isinstance(action, Defend) and action.town is not None:
+        return "🚧 " + state.setup.board.town_name(action.town, lang)
+    target = action.target if action.target is not None else 0
+    return car_label(state, target)
+
+
+def _end_turn(ctx: TableContext, seat: int) -> None:
+    state: RallyState = ctx.state
+    excess = engine.must_discard(state, seat)
+    seq = ctx.snapshot.seq
+    if state.simulation and excess:
+        hand = state.hands[seat]
+        st.pills(
+            tr("rally.ui.discard", n=excess),
+            options=list(range(len(hand))),
+            format_func=lambda i: card_name(hand[i], ctx.lang),
+            selection_mode="multi",
+            key=f"discard_{seq}",
+        )
+
+        def build() -> EndTurn:
+            chosen = st.session_state.get(f"discard_{seq}") or []
+            return EndTurn(seat, tuple(hand[i] for i in chosen))
+
+        st.button(tr("rally.ui.end_turn"), key="end_turn", on_click=ctx.write_from(build))
+        return
+    label = tr("rally.ui.end_turn_discard", n=excess) if excess else tr("rally.ui.end_turn")
+    st.button(label, key="end_turn", on_click=ctx.write(EndTurn(seat)))
+
+
+def board(ctx: TableContext) -> None:
+    """The map, the standings and the turns so far (``rally_board``)."""
+    rally_board.board(ctx)
