@@ -269,3 +269,60 @@ def test_a_damaged_tracker_file_is_ignored_not_a_crash(tmp_path: Path, content: 
     )  # fmt: skip
     assert out.returncode == 0 and "Traceback" not in out.stderr
     assert ":8611/?table=" in out.stdout and ":99999" not in out.stdout
+
+
+def test_a_whole_rally_replays_from_a_file_with_aids_record(tmp_path: Path) -> None:
+    """Tokyo → Sapporo, the sample map's first course: every car drives the proposed town
+    nearest the goal with its longest movement, and takes the ferry at Aomori."""
+    from aids.games.base import Role
+    from aids.games.rally import GAME as RALLY
+    from aids.games.rally import engine as rally
+    from aids.games.rally.model import Ferry, Travel
+
+    db = tmp_path / "a.sqlite3"
+    pid, key = links(aids("new", "rally", "--title", "Rally", "--player", "Aki", "--player",
+                          "Ben", "--player", "Chie", db=db).stdout)  # fmt: skip
+    service = TableService(SqliteStore(db), engines())
+    state = service.snapshot(pid).state
+    lines = []
+    while not RALLY.is_over(state) and len(lines) < 2000:
+        options = RALLY.legal_actions(state, Role.seat_of(state.turn))
+        here = rally.to_goal(state, state.towns[state.turn])
+        ferry = [a for a in options if isinstance(a, Ferry) and rally.to_goal(state, a.to) < here]
+        moves = [a for a in options if isinstance(a, Travel)]
+        if ferry:
+            action = ferry[0]
+        elif moves:
+            action = min(moves, key=lambda a: (rally.to_goal(state, a.to), -len(a.cards)))
+        else:
+            action = options[-1]  # the draw, or the end of the turn
+        lines.append(json.dumps(RALLY.action_to_dict(action)))
+        state = RALLY.apply(state, action, Role.seat_of(state.turn))
+    assert state.arrived and len(lines) > 50
+    script = tmp_path / "rally.jsonl"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = aids("--lang", "en", "record", pid, str(script), "--key", key, db=db)
+    assert f"Recorded {len(lines)} action(s)" in out.stdout
+    service = TableService(SqliteStore(db), engines())
+    assert service.replay(pid) == state and service.snapshot(pid).outcome is not None
+
+
+def test_the_rally_script_in_the_docs_records_as_written(tmp_path: Path) -> None:
+    doc = (ROOT / "docs" / "actions.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Japan Rally") :]
+    block = section[
+        section.index("```jsonl") + 8 : section.index("```", section.index("```jsonl") + 8)
+    ]
+    db = tmp_path / "a.sqlite3"
+    service = TableService(SqliteStore(db), engines())
+    players = [{"name": n, "colour": c, "machine": {"actions": 3, "hand": 5, "draw": 2}}
+               for n, c in (("Aki", "red"), ("Ben", "blue"))]  # fmt: skip
+    info, key = service.create(
+        "rally", "Docs", {"players": players, "course": {"start": "koriyama", "goal": "aomori"}}
+    )
+    service.store.close()
+    script = tmp_path / "docs.jsonl"
+    script.write_text(block.strip() + "\n", encoding="utf-8")
+    aids("--lang", "en", "record", info.public_id, str(script), "--key", key, db=db)
+    state = TableService(SqliteStore(db), engines()).snapshot(info.public_id).state
+    assert state.towns == ("fukushima-nishi", "nihonmatsu") and state.rain == (False, True)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import random
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -20,8 +22,10 @@ from aids.registry import BUILT_IN, engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.conftest import FAKE_PLUGIN
+from tests.games.rally.invariants import rally_invariants
 
 NAMES = ["Aki", "Ben", "Chie", "Dai"]
+DIGEST_INVARIANTS: dict[str, Callable[[Any], None]] = {"rally": rally_invariants}
 
 
 def dump(db: Path) -> str:
@@ -106,6 +110,12 @@ def machine_for(kind: str) -> type[RuleBasedStateMachine]:
         def reopen_the_store(self) -> None:
             self.service.store.close()
             self.service = TableService(SqliteStore(self.db), engines())
+
+        @invariant()
+        def the_digest_invariants_hold(self) -> None:
+            check = DIGEST_INVARIANTS.get(kind)
+            if check is not None:
+                check(self.service.replay(self.pid))
 
         @invariant()
         def replay_equals_the_live_state(self) -> None:  # as the referee may see it
