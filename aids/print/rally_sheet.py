@@ -9,28 +9,27 @@ a box for notes.
 Blank, one page has empty boxes and rows to write on and the sample map's first course; for a
 table the log is filled as far as the race has gone, with ruled rows left to write on.
 
-Statuses at the start of a turn and the targets of attacks are not in the engine's turn
-records: they are read by replaying the table's log through the engine in tracking mode (the
-same rules, counts instead of cards), so the sheet never re-derives a rule.
+Everything in a log row comes from the engine's turn records (``TurnRecord``: the statuses a
+turn began with, each card with its aim, the km, from → to), so the sheet never re-derives
+a rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
 
-from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.games.rally import GAME, engine
 from aids.games.rally.board import RallyMap, sample_map
 from aids.games.rally.data import load
 from aids.games.rally.describe import card_name
-from aids.games.rally.model import Attack, Defend, EndTurn, RallyState, Travel, TurnRecord
+from aids.games.rally.model import RallyState, TurnRecord
 from aids.print.cells import FAINT, GRID_LINE, SHADE, SeatMark, TextBox, Tick, Value, ruled, unruled
 from aids.print.frame import Styles, join_list, rulings
 from aids.tables import Snapshot
@@ -97,9 +96,8 @@ def story(snapshot: Snapshot | None, lang: str, width: float, styles: Styles) ->
         out += _page(None, None, [], course, lang, width)
     else:
         course = Course(state.setup.board, state.setup.start, state.setup.goal, sample=False)
-        replayed = _replay(snapshot, state, lang) if snapshot is not None else Replayed({}, {})
         for seat in range(state.players):
-            out += _page(state, seat, _turns(state, seat, replayed), course, lang, width)
+            out += _page(state, seat, _turns(state, seat, lang), course, lang, width)
     out += [TextBox(t("rally.sheet.legend", lang), 7.5, grow=True, space_after=3 * mm)]
     out += rulings(GAME, lang, styles)
     return out
@@ -161,65 +159,7 @@ def _identity(state: RallyState | None, seat: int | None, lang: str, width: floa
 # --- the turn log ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Replayed:
-    """What the log says of each turn beyond its record, by the turn's index in
-    ``state.turns`` (the turn in progress at ``len(state.turns)``): the car's statuses as
-    the turn began, and each card play with whom or where it was aimed at."""
-
-    statuses: dict[int, tuple[str, ...]]
-    plays: dict[int, list[str]]
-
-
-def _replay(snapshot: Snapshot, state: RallyState, lang: str) -> Replayed:
-    """The table's log replayed in tracking mode, one action at a time.
-
-    A viewer's snapshot hides a simulation's cards; tracking mode counts them instead, with
-    the same rules, so the statuses and moves are the same. A log that does not replay to the
-    same turns gives nothing rather than something wrong (the sheet then prints the records'
-    cards alone).
-    """
-    nothing = Replayed({}, {})
-    setup = replace(state.setup, mode="tracking", seed=None)
-    actions = [e.action for e in snapshot.log if e.kind == "action" and not e.undone]
-    board = state.setup.board
-    try:
-        now = engine.initial_state(setup)
-        statuses = {0: engine.statuses(now, now.turn)}
-        plays: dict[int, list[str]] = {}
-        for action in actions:
-            if action is None:  # sealed: nothing to replay past it
-                return nothing
-            if isinstance(action, EndTurn):
-                action = EndTurn(action.seat)  # tracking counts the discards
-            before = len(now.turns)
-            played = plays.setdefault(before, [])
-            if isinstance(action, Travel):
-                played.append(_cards(action.cards, lang))
-            elif isinstance(action, Attack):
-                name = state.setup.players[action.target].name
-                played.append(f"{card_name(action.card, lang)} → {name}")
-            elif isinstance(action, Defend):
-                aim = (
-                    board.town_name(action.town, lang)
-                    if action.town is not None
-                    else state.setup.players[action.target or 0].name
-                )
-                played.append(f"{card_name(action.card, lang)} → {aim}")
-            now = engine.apply(now, action)
-            for i in range(before, len(now.turns)):
-                if now.turns[i].missed:
-                    statuses[i] = engine.statuses(now, now.turns[i].seat)
-            if now.phase != "over":
-                statuses.setdefault(len(now.turns), engine.statuses(now, now.turn))
-    except AidsError:
-        return nothing
-    if now.turns != state.turns or now.current != state.current:
-        return nothing
-    return Replayed(statuses, plays)
-
-
-def _turns(state: RallyState, seat: int, replayed: Replayed) -> list[Turn]:
+def _turns(state: RallyState, seat: int, lang: str) -> list[Turn]:
     """Car ``seat``'s finished turns, and its turn in progress once it has drawn (or the one
     the referee ended the race in, if it played anything)."""
     indexed = [(i, r) for i, r in enumerate(state.turns) if r.seat == seat]
@@ -228,10 +168,20 @@ def _turns(state: RallyState, seat: int, replayed: Replayed) -> list[Turn]:
     if current.seat == seat and (state.phase == "act" or ended_in):
         indexed.append((len(state.turns), current))
     live = len(state.turns) if state.phase == "act" else -1
-    return [
-        Turn(r, replayed.statuses.get(i, ()), tuple(replayed.plays.get(i, ())), i == live)
-        for i, r in indexed
-    ]
+    return [Turn(r, r.status, _plays(state, r, lang), i == live) for i, r in indexed]
+
+
+def _plays(state: RallyState, record: TurnRecord, lang: str) -> tuple[str, ...]:
+    """The turn's cards as played: the movement's (``(30+40)×2 km``), then each other card
+    with whom or where it was aimed at (``Rain → Ben``)."""
+    travel = tuple(c for c, aim in zip(record.cards, record.aims, strict=True) if aim is None)
+    out = [_cards(travel, lang)] if travel else []
+    for card, aim in zip(record.cards, record.aims, strict=True):
+        if isinstance(aim, int):
+            out.append(f"{card_name(card, lang)} → {state.setup.players[aim].name}")
+        elif isinstance(aim, str):
+            out.append(f"{card_name(card, lang)} → {state.setup.board.town_name(aim, lang)}")
+    return tuple(out)
 
 
 def _status_text(state: RallyState, turn: Turn, lang: str) -> str:

@@ -358,7 +358,9 @@ def _with_hand(
     return _with(hands, seat, hand)
 
 
-def _play(state: RallyState, seat: int, cards: Sequence[str]) -> RallyState:
+def _play(
+    state: RallyState, seat: int, cards: Sequence[str], aim: int | str | None = None
+) -> RallyState:
     """Cards from the hand to the discard pile, one action each (the hand checked first)."""
     if len(cards) > state.actions_left:
         raise RuleViolation("rally/no_actions", left=state.actions_left, count=len(cards))
@@ -382,7 +384,9 @@ def _play(state: RallyState, seat: int, cards: Sequence[str]) -> RallyState:
         actions_left=state.actions_left - len(cards),
         hand_sizes=_with(state.hand_sizes, seat, state.hand_sizes[seat] - len(cards)),
         discard_size=state.discard_size + len(cards),
-        current=replace(current, cards=current.cards + tuple(cards)),
+        current=replace(
+            current, cards=current.cards + tuple(cards), aims=current.aims + (aim,) * len(cards)
+        ),
     )
 
 
@@ -451,7 +455,7 @@ def _attack(state: RallyState, action: Attack) -> RallyState:
     fault = _attack_fault(state, action)
     if fault is not None:
         raise fault
-    played, target = _play(state, action.seat, (action.card,)), action.target
+    played, target = _play(state, action.seat, (action.card,), action.target), action.target
     if action.card == "jam":
         return replace(played, jams=played.jams | {state.towns[target]})
     if action.card == "rain":
@@ -489,7 +493,8 @@ def _defend(state: RallyState, action: Defend) -> RallyState:
     fault = _defend_fault(state, action)
     if fault is not None:
         raise fault
-    played = _play(state, action.seat, (action.card,))
+    aim = action.town if action.town is not None else action.target
+    played = _play(state, action.seat, (action.card,), aim)
     if action.card == "jam_clear":
         assert action.town is not None
         return replace(played, jams=played.jams - {action.town})
@@ -563,20 +568,21 @@ def _next_turn(state: RallyState) -> RallyState:
         if seat in state.arrived:
             continue
         if police[seat] > 0:
+            held = statuses(replace(state, police=tuple(police)), seat)
             police[seat] -= 1
-            turns += (TurnRecord(seat, rnd, state.towns[seat], missed=True),)
+            turns += (TurnRecord(seat, rnd, state.towns[seat], held, missed=True),)
             continue
         break
+    after = replace(state, police=tuple(police))
     return replace(
-        state,
+        after,
         turn=seat,
         round=rnd,
         phase="draw",
-        police=tuple(police),
         actions_left=0,
         moved=False,
         turns=turns,
-        current=TurnRecord(seat, rnd, state.towns[seat]),
+        current=TurnRecord(seat, rnd, state.towns[seat], statuses(after, seat)),
     )
 
 

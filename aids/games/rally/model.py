@@ -362,12 +362,16 @@ def action_from_dict(raw: object) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class TurnRecord:
-    """One turn as a car's log sheet shows it: every card played, the km, from → to."""
+    """One turn as a car's log sheet shows it: the statuses it began with, every card played
+    with its aim (``None`` for travel cards, the target seat, or a jammed town cleared), the
+    km, from → to."""
 
     seat: int
     round: int
     start: str
+    status: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
+    aims: tuple[int | str | None, ...] = ()
     km: int = 0
     to: str = ""
     ferry: bool = False
