@@ -153,3 +153,42 @@ def test_a_player_drives_a_simulated_car_from_a_phone(
     seen = service.snapshot(pid).log[-1].action  # as a viewer reads the log
     assert seen is not None and seen.discard == () and seen.discard_count == excess
     phone.close()
+
+
+def test_a_table_on_the_boards_own_map_file(
+    server: tuple[str, Path], browser: Any, tmp_path: Path
+) -> None:
+    """The referee loads a map file on New table: a broken one is refused with the item
+    named; a good one gives its towns to the course and becomes the table's map."""
+    import json
+
+    from tests.games.rally.helpers import map_dict
+
+    base, db = server
+    broken = tmp_path / "broken.json"
+    raw = map_dict()
+    raw["roads"].append({"a": "sendai", "b": "morioka", "km": 180})
+    broken.write_text(json.dumps(raw), encoding="utf-8")
+    good = tmp_path / "strip.json"
+    good.write_text(json.dumps(map_dict()), encoding="utf-8")
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{base}/?lang=en")
+    settle(page, 800)
+    page.get_by_role("tab", name="New table").click()
+    choose(page, "new_game", "Japan Rally")
+    page.locator(".st-key-rally_map_file input[type=file]").set_input_files(str(broken))
+    settle(page, 800)
+    assert "morioka" in page.inner_text("body") and "not on the map" in page.inner_text("body")
+    page.locator(".st-key-rally_map_file input[type=file]").set_input_files(str(good))
+    settle(page, 800)
+    assert "Test strip — 11 towns, 10 roads" in page.inner_text("body")
+    page.locator(".st-key-new_title input").fill("Own map")
+    for i, name in enumerate(PLAYERS):
+        page.locator(f".st-key-ra_player_{i} input").fill(name)
+    tap(page, page.get_by_role("button", name="Create table"))
+    settle(page, 800)
+    pid = page.url.split("table=")[1].split("&")[0]
+    state = TableService(SqliteStore(db), engines()).snapshot(pid).state
+    assert state.setup.board.en == "Test strip" and not state.setup.board.sample
+    assert (state.setup.start, state.setup.goal) == ("koriyama", "sapporo")  # its course
+    page.close()

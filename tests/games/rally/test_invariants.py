@@ -71,6 +71,7 @@ def test_random_races_keep_the_digest_invariants(
             break
         seat = Role.seat_of(state.turn)
         options = list(GAME.legal_actions(state, seat))
+        assert options, "the seat to act always has a legal action (at least the draw or end)"
         moves = [a for a in options if isinstance(a, Travel)]
         # drive towards the goal most of the time, as players do
         action: Action
@@ -84,6 +85,9 @@ def test_random_races_keep_the_digest_invariants(
         rally_invariants(after)
         log.append(action)
         state = after
+    assert GAME.is_over(state) or len(log) == 300  # every car arrived, or the cap
+    if GAME.is_over(state):
+        assert set(state.arrived) == set(range(players))
     replayed = GAME.initial_state(setup)
     for action in log:
         replayed = GAME.apply(replayed, action, REFEREE)
