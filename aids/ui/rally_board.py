@@ -204,8 +204,11 @@ def _standings(ctx: TableContext) -> None:
         place += len(group)
     heads = "".join(f"<th>{esc(h)}</th>" for h in head)
     body = "".join(f"<tr>{r}</tr>" for r in rows)
-    st.html(f'{MAP_CSS}<div style="overflow-x:auto"><table class="cars"><tr>{heads}</tr>'
-            f"{body}</table></div>")  # fmt: skip
+    label = esc(tr("rally.ui.standings"))
+    st.html(
+        f'{MAP_CSS}<div style="overflow-x:auto" tabindex="0" role="region" aria-label="{label}">'
+        f'<table class="cars"><tr>{heads}</tr>{body}</table></div>'
+    )
     if teams:
         totals = engine.team_totals(state)
         words = " · ".join(

@@ -54,3 +54,28 @@ def no_card_left(service: TableService, players: int = 2) -> tuple[str, str]:
     steps += [(None, h, f"{h} {v}") for h in ROWS[2:] for v in range(10) if v != 1]
     record(service, pid, key, steps)
     return pid, key
+
+
+def rally_mid_race(service: TableService, lang: str = "en") -> tuple[str, str]:
+    """A 3-car rally Koriyama → Aomori in round 2: one car under rain, a jam at Nihonmatsu,
+    Chie to draw."""
+    players = [{"name": n, "colour": c, "machine": {"actions": 3, "hand": 5, "draw": 2}}
+               for n, c in (("あき", "red"), ("Ben", "blue"), ("ちえ", "green"))]  # fmt: skip
+    course = {"start": "koriyama", "goal": "aomori"}
+    info, key = service.create("rally", f"Rally {lang}", {"players": players, "course": course})
+    pid = info.public_id
+    steps = [
+        {"type": "draw", "seat": 0},
+        {"type": "travel", "seat": 0, "cards": ["20", "20"], "to": "fukushima-nishi"},
+        {"type": "attack", "seat": 0, "card": "rain", "target": 1},
+        {"type": "end_turn", "seat": 0},
+        {"type": "draw", "seat": 1},
+        {"type": "travel", "seat": 1, "cards": ["30"], "to": "nihonmatsu"},
+        {"type": "end_turn", "seat": 1},
+        {"type": "draw", "seat": 2},
+        {"type": "attack", "seat": 2, "card": "jam", "target": 1},
+        {"type": "end_turn", "seat": 2},
+    ]
+    for step in steps:
+        service.record(pid, key, service.snapshot(pid).seq, step)
+    return pid, key

@@ -1,5 +1,6 @@
 """axe-core (WCAG 2 A/AA) in chromium finds nothing on the home page, the referee page
-mid-race, the referee page of a player with no card, and the phone viewer, in both languages.
+mid-race, the referee page of a player with no card, and the phone viewer, in both languages
+(a Derby; and a rally's referee page with its card chips and its phone viewer with the map).
 
 axe-core comes from PyPI at install time (``axe-playwright-python`` bundles axe.min.js); it is
 never copied into the repository.
@@ -17,7 +18,7 @@ from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.e2e.helpers import axe_violations, settle, shot, tap
-from tests.e2e.scenes import mid_race, no_card_left
+from tests.e2e.scenes import mid_race, no_card_left, rally_mid_race
 
 pytestmark = pytest.mark.e2e
 
@@ -30,7 +31,9 @@ def open_page(browser: Any, url: str, width: int, height: int) -> Any:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("where", ["home", "referee", "referee-no-card", "viewer"])
+@pytest.mark.parametrize(
+    "where", ["home", "referee", "referee-no-card", "viewer", "rally-referee", "rally-viewer"]
+)
 def test_axe_finds_no_wcag_violation(
     server: tuple[str, Path], browser: Any, where: str, lang: str
 ) -> None:
@@ -46,6 +49,14 @@ def test_axe_finds_no_wcag_violation(
     elif where == "referee-no-card":
         pid, key = no_card_left(service)
         page = open_page(browser, referee_url(base, pid, key, lang), 1280, 800)
+    elif where == "rally-referee":
+        pid, key = rally_mid_race(service, lang)
+        page = open_page(browser, referee_url(base, pid, key, lang), 1280, 800)
+        tap(page, page.locator(".st-key-draw_go button"))
+        tap(page, page.locator(".st-key-chip_11_0 button").first)  # a card chip: the km shown
+    elif where == "rally-viewer":
+        pid, _ = rally_mid_race(service, lang)
+        page = open_page(browser, viewer_url(base, pid, lang), 390, 844)
     else:
         pid, _ = mid_race(service, 3, lang)
         page = open_page(browser, viewer_url(base, pid, lang), 390, 844)

@@ -47,6 +47,10 @@ class Town:
     def name(self, lang: str) -> str:
         return self.ja if lang == "ja" else self.en
 
+    def localized(self, lang: str) -> str:
+        """The town as an error message names it, in the reader's language."""
+        return self.name(lang)
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id, "en": self.en, "ja": self.ja, "lat": self.lat, "lon": self.lon,

@@ -8,6 +8,7 @@ from functools import cache
 from typing import Literal
 
 from aids.core.errors import DataError
+from aids.core.i18n import t
 from aids.games.palette import Colour
 from aids.paths import SEEDS
 
@@ -24,6 +25,19 @@ class CardType:
     km: int = 0
     removes: str = ""  # a defence: the status it ends
     turns: int = 0  # police: the turns missed
+
+
+@dataclass(frozen=True, slots=True)
+class CardName:
+    """A card as a message names it, in the reader's language (``30 km``, ``Rain``/``雨``)."""
+
+    key: str
+
+    def localized(self, lang: str) -> str:
+        card = load().card(self.key)
+        if card is not None and card.kind == "travel":
+            return f"{card.km} km"
+        return t(f"rally.cards.{self.key}", lang)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
 from aids.games.base import Role
-from aids.games.rally.data import load
+from aids.games.rally.data import CardName, load
 from aids.games.rally.model import (
     Action,
     Attack,
@@ -367,7 +367,7 @@ def _play(
     if state.simulation:
         missing = Counter(cards) - Counter(state.hands[seat])
         if missing:
-            raise RuleViolation("rally/not_in_hand", card=sorted(missing)[0])
+            raise RuleViolation("rally/not_in_hand", card=CardName(sorted(missing)[0]))
         hand = list(state.hands[seat])
         for card in cards:
             hand.remove(card)
@@ -405,16 +405,16 @@ def _travel(state: RallyState, action: Travel) -> RallyState:
         raise RuleViolation("rally/engine_failure")
     if state.rain[seat] and len(cards) > 1:
         raise RuleViolation("rally/rain")
-    if is_stuck(state, seat):
-        raise RuleViolation("rally/jammed", town=state.towns[seat])
     board = state.setup.board
+    if is_stuck(state, seat):
+        raise RuleViolation("rally/jammed", town=board.town(state.towns[seat]))
     if not board.has(action.to):
         raise InvalidAction("rally/unknown_town", town=action.to[:40])
     played = _play(state, seat, cards)
     km = travel_km(cards)
     options = reachable(state, seat, km)
     if action.to not in options:
-        raise RuleViolation("rally/out_of_reach", town=action.to, km=km)
+        raise RuleViolation("rally/out_of_reach", town=board.town(action.to), km=km)
     current = replace(played.current, km=km, to=action.to)
     moved = replace(played, towns=_with(state.towns, seat, action.to), moved=True, current=current)
     if action.to != state.setup.goal:
@@ -432,7 +432,7 @@ def _attack_fault(state: RallyState, action: Attack) -> RuleViolation | InvalidA
     """Why ``action`` is refused, or None (shared by ``apply`` and ``legal_actions``)."""
     card = load().card(action.card)
     if card is None or card.kind != "attack":
-        return InvalidAction("rally/not_attack", card=action.card)
+        return InvalidAction("rally/not_attack", card=CardName(action.card))
     if not 0 <= action.target < state.players:
         return InvalidAction("rally/seat", count=state.players)
     if action.target == action.seat:
@@ -447,7 +447,9 @@ def _attack_fault(state: RallyState, action: Attack) -> RuleViolation | InvalidA
         "police": state.police[target] > 0,
     }[action.card]
     if already:
-        return RuleViolation("rally/status_held", player=_name(state, target), card=action.card)
+        return RuleViolation(
+            "rally/status_held", player=_name(state, target), card=CardName(action.card)
+        )
     return None
 
 
@@ -468,14 +470,14 @@ def _attack(state: RallyState, action: Attack) -> RallyState:
 def _defend_fault(state: RallyState, action: Defend) -> RuleViolation | InvalidAction | None:
     card = load().card(action.card)
     if card is None or card.kind != "defence":
-        return InvalidAction("rally/not_defence", card=action.card)
+        return InvalidAction("rally/not_defence", card=CardName(action.card))
     if action.card == "jam_clear":
         if action.town is None or action.target is not None:
             return InvalidAction("rally/defence_town")
         if not state.setup.board.has(action.town):
             return InvalidAction("rally/unknown_town", town=action.town[:40])
         if action.town not in state.jams:
-            return RuleViolation("rally/no_jam", town=action.town)
+            return RuleViolation("rally/no_jam", town=state.setup.board.town(action.town))
         return None
     if action.target is None or action.town is not None:
         return InvalidAction("rally/defence_target")
@@ -484,7 +486,9 @@ def _defend_fault(state: RallyState, action: Defend) -> RuleViolation | InvalidA
     held = state.rain if card.removes == "rain" else state.engine
     if not held[action.target]:
         return RuleViolation(
-            "rally/nothing_to_remove", player=_name(state, action.target), card=action.card
+            "rally/nothing_to_remove",
+            player=_name(state, action.target),
+            card=CardName(action.card),
         )
     return None
 
@@ -508,11 +512,11 @@ def _ferry(state: RallyState, action: Ferry) -> RallyState:
     seat, town = action.seat, state.towns[action.seat]
     ports = state.setup.board.ferry_from(town)
     if action.to not in ports:
-        raise RuleViolation("rally/ferry_port", town=town)
+        raise RuleViolation("rally/ferry_port", town=state.setup.board.town(town))
     if state.current.ferry or state.current.cards or state.moved:
         raise RuleViolation("rally/ferry_acted")
     if town in state.jams:
-        raise RuleViolation("rally/jammed", town=town)
+        raise RuleViolation("rally/jammed", town=state.setup.board.town(town))
     return replace(
         state,
         towns=_with(state.towns, seat, action.to),
@@ -538,7 +542,7 @@ def _end_turn(state: RallyState, action: EndTurn) -> RallyState:
         raise RuleViolation("rally/discard_count", count=excess)
     missing = Counter(action.discard) - Counter(state.hands[seat])
     if missing:
-        raise RuleViolation("rally/not_in_hand", card=sorted(missing)[0])
+        raise RuleViolation("rally/not_in_hand", card=CardName(sorted(missing)[0]))
     hand = list(state.hands[seat])
     for card in action.discard:
         hand.remove(card)
