@@ -1,0 +1,121 @@
+"""Grand National on the game contract (``aids.games.base.Game``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from aids.core.errors import Forbidden
+from aids.games.base import CHANCE, REFEREE, Game, GameInfo, Outcome, Role, rank_by_score
+from aids.games.grand_national import engine
+from aids.games.grand_national.data import load
+from aids.games.grand_national.describe import describe
+from aids.games.grand_national.model import (
+    Action,
+    Bet,
+    BlindBet,
+    GnSetup,
+    GnState,
+    Going,
+    LaneSpin,
+    PullUp,
+    SetOdds,
+    Spin,
+    action_from_dict,
+)
+
+RULINGS = (
+    "gn.rulings.stables",
+    "gn.rulings.blind_odds",
+    "gn.rulings.payout",
+    "gn.rulings.handicap_entered",
+    "gn.rulings.clamp",
+    "gn.rulings.odds_board",
+    "gn.rulings.ring",
+    "gn.rulings.too_free",
+    "gn.rulings.too_free_once",
+    "gn.rulings.back_of_pack",
+    "gn.rulings.starting_price",
+    "gn.rulings.cards",
+    "gn.rulings.rounding",
+    "gn.rulings.squares",
+)
+
+
+class GrandNational(Game[GnSetup, GnState, Action]):
+    """Grand National: stables buy their horses as dealt (the setup), write blind bets with
+    their own links (sealed even from the referee), then the referee records the going, the
+    lane spins, the market (handicaps, the bookmaker's odds, bets) and the race."""
+
+    info: ClassVar[GameInfo] = GameInfo(
+        kind="gn",
+        seats=(load().min_stables, load().max_stables),
+        rulings=RULINGS,
+        simultaneous=True,
+        hidden=True,
+        seat_keys=True,
+        sheet_orientation="portrait",
+    )
+
+    def setup_from_dict(self, raw: object) -> GnSetup:
+        return GnSetup.from_dict(raw)
+
+    def default_setup(self, names: Sequence[str], lang: str) -> GnSetup:
+        return GnSetup.default(list(names))
+
+    def seat_names(self, setup: GnSetup) -> tuple[str, ...]:
+        return tuple(s.name for s in setup.stables)
+
+    def action_from_dict(self, raw: object) -> Action:
+        return action_from_dict(raw)
+
+    def actor_of(self, action: Action) -> Role:
+        if isinstance(action, Going | LaneSpin | Spin):
+            return CHANCE
+        if isinstance(action, BlindBet | Bet):
+            return Role.seat_of(action.seat)
+        return REFEREE
+
+    def initial_state(self, setup: GnSetup) -> GnState:
+        return engine.initial_state(setup)
+
+    def to_move(self, state: GnState) -> frozenset[Role]:
+        return engine.actors(state)
+
+    def legal_actions(self, state: GnState, actor: Role) -> Sequence[Action]:
+        return engine.legal_actions(state, actor)
+
+    def apply(self, state: GnState, action: Action, actor: Role) -> GnState:
+        expected = self.actor_of(action)
+        if isinstance(action, BlindBet):
+            allowed = actor == expected  # a blind bet is the seat's own: not even the referee
+        elif isinstance(action, SetOdds):
+            allowed = actor.is_referee or actor == Role.seat_of(state.setup.bookmaker)
+        elif isinstance(action, PullUp):
+            allowed = actor.is_referee or actor == Role.seat_of(state.owner(action.horse))
+        else:
+            allowed = actor.is_referee or actor == expected
+        if actor == CHANCE or not allowed:
+            raise Forbidden("table/wrong_actor", actor=str(actor), expected=str(expected))
+        return engine.apply(state, action)
+
+    def outcome(self, state: GnState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        money = tuple(engine.cash(state, s) for s in range(state.seats))
+        return Outcome("settled", rank_by_score(money), money)
+
+    def view(self, state: GnState, role: Role) -> GnState:
+        return engine.view(state, role)
+
+    def view_action(self, state: GnState, action: Action, role: Role) -> Action | None:
+        sealed = (
+            isinstance(action, BlindBet) and not state.settled and role != Role.seat_of(action.seat)
+        )
+        return None if sealed else action
+
+    def describe(self, state: GnState, action: Action, lang: str) -> str:
+        return describe(state, action, lang)
+
+
+GAME = GrandNational()
