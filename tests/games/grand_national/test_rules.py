@@ -45,7 +45,7 @@ def code_of(state: GnState, action: Action) -> str:
     return err.value.code
 
 
-# --- the deal and the money ------------------------------------------------------------------------
+# --- the deal and the money ------------------------------------------------------------------
 
 
 def test_every_stable_starts_with_250000_and_pays_its_horses_list_prices() -> None:
@@ -75,7 +75,7 @@ def test_ruling_at_least_two_stables_and_at_most_six_colours() -> None:
     assert err.value.code == "gn/stable_count"
 
 
-# --- blind bets --------------------------------------------------------------------------------------
+# --- blind bets ------------------------------------------------------------------------------
 
 
 def test_a_blind_bet_is_at_most_10000() -> None:
@@ -110,7 +110,7 @@ def test_the_going_waits_for_every_blind_bet() -> None:
     assert GAME.to_move(state) == {Role.seat_of(1), Role.seat_of(2)}
 
 
-# --- the going, lanes, the market ---------------------------------------------------------------------
+# --- the going, lanes, the market ------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -170,7 +170,7 @@ def test_bets_and_odds_close_at_the_start() -> None:
     assert code_of(state, Bet(0, 0, "win", 100)) == "gn/market_closed"
 
 
-# --- turn order ---------------------------------------------------------------------------------------
+# --- turn order ------------------------------------------------------------------------------
 
 
 def first_move(state: GnState, horse: int) -> Move:
@@ -224,7 +224,7 @@ def test_each_horse_moves_once_a_round_and_is_marked() -> None:
     assert code_of(state, first_move(state, 0)) == "gn/not_this_horse"
 
 
-# --- movement -------------------------------------------------------------------------------------------
+# --- movement --------------------------------------------------------------------------------
 
 
 def test_a_horse_moves_its_handicap_plus_1_to_8_speed_points_struck_from_its_grid() -> None:
@@ -296,7 +296,7 @@ def test_an_owner_may_pull_up_their_horse_but_not_anothers() -> None:
         as_role(state, PullUp(1), Role.seat_of(1))
 
 
-# --- running too free -----------------------------------------------------------------------------------
+# --- running too free ------------------------------------------------------------------------
 
 
 def test_running_too_free_at_any_time_costs_2_handicap_once_but_not_in_the_first_turn() -> None:
@@ -335,7 +335,7 @@ def test_running_too_free_never_takes_a_handicap_below_0() -> None:
     assert state.handicap[2] == 0  # Foinavon +1 − 2 → 0
 
 
-# --- which deck ---------------------------------------------------------------------------------------------
+# --- which deck ------------------------------------------------------------------------------
 
 
 def test_the_deck_jump_on_fences_and_water_turf_on_horseshoes_go_for_home_late() -> None:
@@ -357,7 +357,7 @@ def test_no_turf_card_in_the_first_turn_nor_after_a_card_move() -> None:
     assert engine.deck_for(carded, 4) is None  # at the start line: no landmark
 
 
-# --- the finish and settlement -------------------------------------------------------------------------------
+# --- the finish and settlement ---------------------------------------------------------------
 
 
 def test_a_hand_worked_settlement_with_exact_cash() -> None:
