@@ -239,11 +239,11 @@ def status(ctx: TableContext) -> None:
         goal=state.setup.board.town_name(state.setup.goal, ctx.lang),
     )
     if outcome is not None:
-        if state.setup.teams:
-            team = state.setup.players[outcome.winners[0]].team or 0
-            winner = state.setup.teams[team]
+        if state.setup.teams:  # tied teams share the first place
+            teams = dict.fromkeys(state.setup.players[s].team or 0 for s in outcome.winners)
+            winner = " · ".join(state.setup.teams[team] for team in teams)
         else:
-            winner = car_label(state, outcome.winners[0])
+            winner = " · ".join(car_label(state, seat) for seat in outcome.winners)
         banner(f"{tr('rally.ui.over', winner=winner)} · {tr(f'rally.outcome.{outcome.reason}')}",
                done=True)  # fmt: skip
         return
@@ -323,16 +323,16 @@ def _travel(ctx: TableContext, seat: int) -> None:
     seq = ctx.snapshot.seq
     key = f"cards_{seq}"
     picked: list[str] = st.session_state.setdefault(key, [])
-    playable = {c for combo in choices for c in combo}
-    most = max(len(c) for c in choices)
-    left = Counter(c for combo in choices for c in combo)  # an upper bound on each card
+    fits = [Counter(combo) for combo in choices]
+
+    def can_add(card: str) -> bool:
+        """The card may join the chips: some legal movement holds them all."""
+        wanted = Counter([*picked, card])
+        return any(not (wanted - combo) for combo in fits)
+
     with st.container(border=True, key="travel_box"):
         st.markdown(f"**{plain(tr('rally.ui.travel'))}**")
-        options = [
-            c
-            for c in (*load().keys("travel"), "top")
-            if c in playable and picked.count(c) < left[c] and len(picked) < most
-        ]
+        options = [c for c in (*load().keys("travel"), "top") if can_add(c)]
         st.pills(
             tr("rally.ui.add_card"),
             options=options,

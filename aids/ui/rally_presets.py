@@ -46,7 +46,7 @@ def save(name: object, actions: int, hand: int, draw: int) -> Preset:
         raise InvalidAction("input/duplicate", field="preset", name=text, other=text)
     key = f"own-{inputs.identity(text)}"
     preset = Preset(key=key, en=text, ja=text, actions=actions, hand=hand, draw=draw)
-    kept = [*[p for p in saved() if p.key != key][: MAX_SAVED - 1], preset]
+    kept = [*[p for p in saved() if p.key != key][-(MAX_SAVED - 1) :], preset]  # newest kept
     path = presets_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_suffix(".tmp")

@@ -201,3 +201,22 @@ def test_a_preset_with_no_name_is_refused_with_the_field_named(app_db: Path) -> 
     at = at.run()
     assert any("preset" in e.value for e in at.error)
     assert not (app_db.parent / "rally_presets.json").exists()
+
+
+def test_the_chips_never_offer_a_card_the_hand_no_longer_holds(app_db: Path) -> None:
+    store = service(app_db)
+    players = [{"name": n, "colour": c, "machine": {"actions": 3, "hand": 5, "draw": 2}}
+               for n, c in zip(PLAYERS, ["red", "blue", "green"], strict=True)]  # fmt: skip
+    for seed in range(40):  # a deal whose hand holds exactly one of some distance card
+        info, key = store.create("rally", f"Sim {seed}", {
+            "players": players, "mode": "simulation", "seed": seed})  # fmt: skip
+        pid = info.public_id
+        store.record(pid, key, 0, {"type": "draw", "seat": 0})
+        hand = store.snapshot(pid, REFEREE).state.hands[0]
+        single = [c for c in ("20", "25", "30", "40", "50") if hand.count(c) == 1]
+        if single:
+            break
+    at = ok(new_app(table=pid, key=key, lang="en"))
+    seq = store.snapshot(pid).seq
+    at = tap_cards(at, seq, single[0])
+    assert single[0] not in at.button_group(key=f"chip_{seq}_1").options

@@ -152,7 +152,8 @@ class RallyMap:
         """Every town a car at ``start`` can stop at with ``km`` to spend, with the road km.
 
         Roads only (the ferry is never travel). A jammed town may be reached but not passed:
-        its roads onward are closed. ``start`` itself is included at 0 km.
+        its roads onward are closed (the engine closes the goal's too: a car that reaches it
+        has arrived). ``start`` itself is included at 0 km.
         """
         blocked = frozenset(jams)
         best = {start: 0}
@@ -253,6 +254,8 @@ class RallyMap:
         ferries = tuple(
             _ferry(f, i, ports) for i, f in enumerate(_list(data, "ferries", 20, required=False))
         )
+        if len({frozenset(f) for f in ferries}) != len(ferries):
+            raise InvalidAction("rally/map_duplicate", item="ferries")
         courses = tuple(
             _course(c, i, seen) for i, c in enumerate(_list(data, "courses", 50, required=False))
         )

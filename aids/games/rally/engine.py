@@ -109,7 +109,8 @@ def reachable(state: RallyState, seat: int, km: int) -> dict[str, int]:
     """The towns car ``seat`` may stop at with ``km``, and the road km to each."""
     if is_stuck(state, seat):
         return {state.towns[seat]: 0}
-    return state.setup.board.reachable(state.towns[seat], km, state.jams)
+    # a car never drives on past the goal: reaching it is arriving
+    return state.setup.board.reachable(state.towns[seat], km, state.jams | {state.setup.goal})
 
 
 def to_goal(state: RallyState, town: str) -> tuple[int, int]:
@@ -417,15 +418,18 @@ def _travel(state: RallyState, action: Travel) -> RallyState:
         raise RuleViolation("rally/out_of_reach", town=board.town(action.to), km=km)
     current = replace(played.current, km=km, to=action.to)
     moved = replace(played, towns=_with(state.towns, seat, action.to), moved=True, current=current)
-    if action.to != state.setup.goal:
-        return moved
+    return _arrive(moved, seat) if action.to == state.setup.goal else moved
+
+
+def _arrive(state: RallyState, seat: int) -> RallyState:
+    """[ruling] Reaching the goal (by road or by ferry) ends the car's race and its turn."""
     arrived = replace(
-        moved,
+        state,
         arrived=(*state.arrived, seat),
         rain=_with(state.rain, seat, False),
         engine=_with(state.engine, seat, False),
     )
-    return _next_turn(arrived)  # [ruling] arriving ends the car's race and its turn
+    return _next_turn(arrived)
 
 
 def _attack_fault(state: RallyState, action: Attack) -> RuleViolation | InvalidAction | None:
@@ -517,12 +521,13 @@ def _ferry(state: RallyState, action: Ferry) -> RallyState:
         raise RuleViolation("rally/ferry_acted")
     if town in state.jams:
         raise RuleViolation("rally/jammed", town=state.setup.board.town(town))
-    return replace(
+    crossed = replace(
         state,
         towns=_with(state.towns, seat, action.to),
         actions_left=0,
         current=replace(state.current, ferry=True, to=action.to),
     )
+    return _arrive(crossed, seat) if action.to == state.setup.goal else crossed
 
 
 def _end_turn(state: RallyState, action: EndTurn) -> RallyState:
@@ -598,9 +603,10 @@ def _name(state: RallyState, seat: int) -> str:
 
 
 def view(state: RallyState, role: Role) -> RallyState:
-    """A simulation's hands are their owners' (and the referee's); the pile's order and the
-    seed only the referee's. Everything else is on the table for all to see."""
-    if not state.simulation or role.is_referee or state.phase == "over":
+    """A simulation's hands are their owners' (and the referee's); the pile's order, the
+    discards and the seed only the referee's — at the end too, since an undo may take the race
+    on again. Everything else is on the table for all to see."""
+    if not state.simulation or role.is_referee:
         return state
     hands = tuple(h if Role.seat_of(s) == role else () for s, h in enumerate(state.hands))
     setup = replace(state.setup, seed=HIDDEN_SEED)

@@ -101,3 +101,8 @@ def test_distances_are_shortest_road_paths() -> None:
     assert STRIP.road_km("koriyama", "fukushima-nishi") == 40
     assert STRIP.road_km("sukagawa", "sendai") == 15 + 40 + 40
     assert STRIP.road_km("aomori", "muroran") is None  # no road across the strait
+
+
+def test_a_ferry_given_twice_is_refused() -> None:
+    twice = [{"a": "aomori", "b": "muroran"}, {"a": "muroran", "b": "aomori"}]
+    assert fault(map_dict(ferries=twice)).code == "rally/map_duplicate"

@@ -19,14 +19,14 @@ NAMES = ["Aki", "Ben", "Chie", "Dai", "Emi"]
 
 def road_reach(state: RallyState, start: str, km: int) -> dict[str, int]:
     """An independent reading of the movement rule: relax every road until nothing changes,
-    never leaving a jammed town other than the start (no heap, no shared code)."""
+    never leaving a jammed town other than the start, nor the goal (no heap, no shared code)."""
     best = {start: 0}
     changed = True
     while changed:
         changed = False
         for road in state.setup.board.roads:
             for a, b in ((road.a, road.b), (road.b, road.a)):
-                if a in best and (a == start or a not in state.jams):
+                if a in best and (a == start or (a not in state.jams and a != state.setup.goal)):
                     total = best[a] + road.km
                     if total <= km and total < best.get(b, km + 1):
                         best[b] = total

@@ -477,3 +477,24 @@ def test_a_refused_action_changes_nothing() -> None:
     before = replace(state)
     code_of(state, Travel(0, ("30",), "fukushima-nishi"))
     assert state == before
+
+
+def test_a_car_ferried_to_a_goal_at_the_port_has_arrived() -> None:
+    state = drawn(at(start(2, goal="muroran"), 0, "aomori"))
+    state = play(state, Ferry(0, "muroran"))
+    assert state.arrived == (0,) and state.turn == 1
+    assert code_of(drawn(state), Attack(1, "jam", 0)) == "rally/target_arrived"
+
+
+def test_a_car_never_drives_on_past_the_goal() -> None:
+    state = drawn(at(start(2, goal="fukushima-nishi"), 0, "nihonmatsu"))
+    reach = engine.reachable(state, 0, 200)
+    assert "sendai" not in reach and "fukushima-nishi" in reach
+    assert code_of(state, Travel(0, ("50", "50", "top"), "sendai")) == "rally/out_of_reach"
+
+
+def test_a_simulations_seed_and_pile_stay_hidden_after_the_end() -> None:
+    """An undo may take the race on again: what would deal the future stays the referee's."""
+    state = play(drawn(start(mode="simulation", seed=9)), EndRace())
+    seen = GAME.view(state, VIEWER)
+    assert seen.setup.seed == engine.HIDDEN_SEED and seen.pile == () and seen.hands[1] == ()
