@@ -181,6 +181,12 @@ class Game(ABC, Generic[SetupT, StateT, ActionT]):
     def actor_of(self, action: ActionT) -> Role:
         """Who makes ``action``: a seat, the referee, or chance."""
 
+    def may_act(self, state: StateT, action: ActionT, role: Role) -> bool:
+        """Whether ``role``'s key may record ``action`` now: by default its actor, or the
+        referee for anyone. A game narrows it (a secret only its seat may write) or widens it
+        (a seat that also holds a table role, such as a bookmaker) from the state."""
+        return role.is_referee or role == self.actor_of(action)
+
     # --- play -----------------------------------------------------------------------------
 
     @abstractmethod

@@ -169,9 +169,9 @@ class TableService:
             # A dict is parsed; an object is normalised through its dict form (same checks).
             raw = action if isinstance(action, dict) else _to_dict(action)
             parsed = game.action_from_dict(raw)
-            actor = game.actor_of(parsed)
-            if not (role.is_referee or role == actor):
-                raise Forbidden("table/wrong_actor", actor=str(role), expected=str(actor))
+            if not game.may_act(fold.state, parsed, role):
+                expected = game.actor_of(parsed)
+                raise Forbidden("table/wrong_actor", actor=str(role), expected=str(expected))
             payload = game.action_to_dict(parsed)
         event = EventRow(expected_seq + 1, kind, payload, now(), str(role))
         trial = fold.copy()

@@ -530,18 +530,18 @@ def legal_actions(state: GnState, actor: Role) -> list[Action]:
             return [Spin(c) for c in colours]
         return []
     if state.phase == "market":
-        seats = range(state.seats) if actor.is_referee else [actor.seat or 0]
+        # each listed with the actor ``actor_of`` names: bets the seat's, the rest the referee's
+        # (the bookmaker may post odds too, and the referee may enter a seat's bet for it)
         if actor.is_referee:
             out.append(Start())
             out.extend(SetHandicap(h, m) for h in range(state.horses) for m in (0, d.handicap[1]))
-        if actor.is_referee or actor.seat == state.setup.bookmaker:
             out.extend(SetOdds(h, *d.odds[d.prices[-1]]) for h in range(state.horses))
-        for seat in seats:
-            cap = available(state, seat)
+        elif actor.seat is not None:
+            cap = available(state, actor.seat)
             for h in range(state.horses):
-                out.extend(
-                    Bet(seat, h, "win", s) for s in sorted({1, min(cap, 1000)}) if 0 < s <= cap
-                )
+                for stake in sorted({1, min(cap, 1000)}):
+                    if 0 < stake <= cap:
+                        out.append(Bet(actor.seat, h, "win", stake))
         return out
     if state.phase != "race" or not actor.is_referee or needs_spin(state):
         return []
@@ -586,7 +586,6 @@ def actors(state: GnState) -> frozenset[Role]:
         return frozenset(Role.seat_of(s) for s, b in enumerate(state.blind) if b is None)
     if state.phase in ("going", "lanes") or needs_spin(state):
         return frozenset({CHANCE})
-    if state.phase == "market":
-        bettors = (Role.seat_of(s) for s in range(state.seats) if available(state, s) > 0)
-        return frozenset({REFEREE, *bettors})
+    # the market and the race are the referee's to run: players' bets in the market (on
+    # their own links) are not secret choices the game waits for
     return frozenset({REFEREE})

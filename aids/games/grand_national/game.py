@@ -85,17 +85,20 @@ class GrandNational(Game[GnSetup, GnState, Action]):
     def legal_actions(self, state: GnState, actor: Role) -> Sequence[Action]:
         return engine.legal_actions(state, actor)
 
-    def apply(self, state: GnState, action: Action, actor: Role) -> GnState:
-        expected = self.actor_of(action)
+    def may_act(self, state: GnState, action: Action, role: Role) -> bool:
+        """A blind bet is its seat's own (not even the referee's); the bookmaker's seat may
+        post odds; an owner may pull up its own horse."""
         if isinstance(action, BlindBet):
-            allowed = actor == expected  # a blind bet is the seat's own: not even the referee
-        elif isinstance(action, SetOdds):
-            allowed = actor.is_referee or actor == Role.seat_of(state.setup.bookmaker)
-        elif isinstance(action, PullUp):
-            allowed = actor.is_referee or actor == Role.seat_of(state.owner(action.horse))
-        else:
-            allowed = actor.is_referee or actor == expected
-        if actor == CHANCE or not allowed:
+            return role == Role.seat_of(action.seat)
+        if isinstance(action, SetOdds) and role == Role.seat_of(state.setup.bookmaker):
+            return True
+        if isinstance(action, PullUp) and 0 <= action.horse < state.horses:
+            return role.is_referee or role == Role.seat_of(state.owner(action.horse))
+        return role.is_referee or role == self.actor_of(action)
+
+    def apply(self, state: GnState, action: Action, actor: Role) -> GnState:
+        if actor == CHANCE or not self.may_act(state, action, actor):
+            expected = self.actor_of(action)
             raise Forbidden("table/wrong_actor", actor=str(actor), expected=str(expected))
         return engine.apply(state, action)
 
