@@ -56,9 +56,14 @@ def _parser() -> argparse.ArgumentParser:
     prn.add_argument("game", choices=kinds)
     prn.add_argument("--table", help="public id of a table (omit for the blank sheet)")
     prn.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
-    prn.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    prn.add_argument("--paper", choices=["a4", "letter", "a3"], default="a4")
     prn.add_argument("--base-url", help="URL phones use to reach the tracker (AIDS_PUBLIC_URL)")
     prn.add_argument("--out", type=Path, help="output folder (default: output/)")
+    prn.add_argument(
+        "--seat-links",
+        action="store_true",
+        help="issue every seat a new private link and print it on its page (old links stop)",
+    )
     prn.set_defaults(run=_print)
 
     new = sub.add_parser("new", help="create a table and print its links")
@@ -170,10 +175,28 @@ def _print(args: argparse.Namespace, lang: str) -> int:
         if snapshot.info.kind != args.game:
             raise InvalidAction("table/wrong_game", kind=snapshot.info.kind)
     sheet = registry.sheet_module(args.game)
+    keys: dict[int, str] = {}
+    if args.seat_links:
+        if snapshot is None or not entry.game.info.seat_keys:
+            raise InvalidAction("table/seat_links", kind=args.game)
+        service = open_service()  # the host's way: a new key per seat, the old ones stop
+        pid = snapshot.info.public_id
+        keys = {s: service.reissue_key(pid, Role.seat_of(s)) for s in range(len(snapshot.seats))}
+        print(t("table.seat_links_printed", lang, n=len(keys)), file=sys.stderr)
     for sheet_lang in langs:
         tag = "blank" if snapshot is None else snapshot.info.public_id[:8]
+        if keys:
+            tag += "-private"
         path = out_dir / f"{args.game}-sheet-{tag}-{sheet_lang}-{args.paper}.pdf"
-        _write(path, render_sheet(sheet, entry.game, snapshot, base, sheet_lang, args.paper))
+        links = {
+            s: referee_url(base, snapshot.info.public_id, k, sheet_lang)
+            for s, k in keys.items()
+            if snapshot is not None
+        }
+        pdf = render_sheet(
+            sheet, entry.game, snapshot, base, sheet_lang, args.paper, seat_links=links or None
+        )
+        _write(path, pdf)
         print(path)
     return 0
 
@@ -256,7 +279,11 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def _export(args: argparse.Namespace, lang: str) -> int:
-    text = json.dumps(open_service().export(args.table), ensure_ascii=False, indent=2)
+    service = open_service()
+    text = json.dumps(service.export(args.table), ensure_ascii=False, indent=2)
+    sealed = sum(1 for e in service.snapshot(args.table, REFEREE).log if e.sealed)
+    if sealed:  # the host's complete backup holds what no page shows yet: say so
+        print(t("table.export_holds_sealed", lang, n=sealed), file=sys.stderr)
     if args.output:
         _write(args.output, (text + "\n").encode("utf-8"))
         print(args.output)

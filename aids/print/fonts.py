@@ -128,6 +128,8 @@ def _wrap(parts: list[str], width: float, size: float, font: str) -> list[str]:
             lines.append(line.rstrip())
         while _em(piece, font) * size > width + 0.01 and len(piece) > 1:
             k = _cut(piece, font, size, width)
+            while 1 < k < len(piece) and piece[k] in CLOSING:  # kinsoku: never start a line
+                k -= 1  # with closing punctuation; its character goes down with it
             lines.append(piece[:k])
             piece = piece[k:]
         line, used = piece, _em(piece, font) * size

@@ -8,17 +8,25 @@ sheet of every game has the same header, the same QR rules and the same metadata
 
 from __future__ import annotations
 
+import inspect
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.pagesizes import A4, landscape, letter, portrait
+from reportlab.lib.pagesizes import A3, A4, landscape, letter, portrait
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+)
 
 from aids.core.i18n import t
 from aids.core.links import home_url, viewer_url
@@ -28,13 +36,15 @@ from aids.print.fonts import ASCENT, fit, register
 from aids.print.qr import draw_qr
 from aids.tables import Snapshot
 
-PAPERS = {"a4": A4, "letter": letter}
+PAPERS = {"a4": A4, "letter": letter, "a3": A3}
 MARGIN = 12 * mm
 CAPTION_WIDTH = 42 * mm  # the QR code's caption and link, in a column left of it
 QR_SIZE = 30 * mm  # printed ≥ 20 mm so a phone reads it from arm's length
 QR_GAP = 4 * mm
 
 Styles = dict[str, ParagraphStyle]
+Orientation = Literal["portrait", "landscape"]
+ORIENTATIONS: tuple[Orientation, ...] = ("portrait", "landscape")
 
 
 class GameSheet(Protocol):
@@ -43,7 +53,11 @@ class GameSheet(Protocol):
     def story(
         self, snapshot: Snapshot | None, lang: str, width: float, styles: Styles
     ) -> list[Flowable]:
-        """The body below the header: a blank sheet when ``snapshot`` is None."""
+        """The body below the header: a blank sheet when ``snapshot`` is None.
+
+        A sheet whose ``story`` also takes a keyword ``seat_links`` (seat index → that seat's
+        private link) is given the links ``render_sheet`` was given; others never see them.
+        """
         ...
 
 
@@ -100,6 +114,13 @@ def page_size(game: AnyGame, paper: str) -> tuple[float, float]:
     size = PAPERS.get(paper, A4)
     oriented = landscape(size) if game.info.sheet_orientation == "landscape" else portrait(size)
     return float(oriented[0]), float(oriented[1])
+
+
+def turn_to(orientation: Orientation) -> list[Flowable]:
+    """Go on on a new page turned ``orientation`` (the same paper): a sheet's story puts these
+    between its parts, e.g. a landscape board inside portrait sheets. The header follows the
+    turn (its QR code top right); a flowable that fills the page sizes itself in ``wrap``."""
+    return [NextPageTemplate(orientation), PageBreak()]
 
 
 def header_for(game: AnyGame, snapshot: Snapshot | None, base_url: str, lang: str) -> SheetHeader:
@@ -218,7 +239,8 @@ def build_pdf(
     lang: str,
     author: str,
 ) -> bytes:
-    """One document: the header on every page, ``story`` in the frame below it."""
+    """One document: the header on every page, ``story`` in the frame below it. ``size`` is
+    the first page's; ``turn_to`` in the story turns later pages (the same paper)."""
     font = register()
     layout = header_layout(size, header)
     buffer = io.BytesIO()
@@ -236,13 +258,30 @@ def build_pdf(
         initialFontName=font,  # no stray, unembedded Helvetica in the page resources
         invariant=1,  # no time stamp or random id: the same table prints the same bytes
     )
+    # The first template is the sheet's own orientation; ``turn_to`` switches to the other.
+    first = "landscape" if size[0] > size[1] else "portrait"
+    doc.addPageTemplates(
+        [
+            _template(orientation, size, header)
+            for orientation in sorted(ORIENTATIONS, key=lambda o: o != first)
+        ]
+    )
+    doc.build(list(story))
+    return buffer.getvalue()
+
+
+def _template(orientation: Orientation, paper: tuple[float, float], header: SheetHeader) -> Any:
+    """A page turned ``orientation``: the header laid out for that size, the body under it."""
+    turned = landscape(paper) if orientation == "landscape" else portrait(paper)
+    size = (float(turned[0]), float(turned[1]))
+    layout = header_layout(size, header)
     # No padding: the body is exactly ``body_width`` wide, inside the margins.
     body = Frame(
-        doc.leftMargin,
-        doc.bottomMargin,
-        doc.width,
-        doc.height,
-        id="body",
+        MARGIN,
+        MARGIN,
+        size[0] - 2 * MARGIN,
+        size[1] - 2 * MARGIN - layout.height,
+        id=f"body-{orientation}",
         leftPadding=0,
         rightPadding=0,
         topPadding=0,
@@ -252,9 +291,7 @@ def build_pdf(
     def on_page(canvas: Canvas, _doc: BaseDocTemplate) -> None:
         _draw_header(canvas, layout, header.qr_url)
 
-    doc.addPageTemplates([PageTemplate(id="sheet", frames=[body], onPage=on_page)])
-    doc.build(list(story))
-    return buffer.getvalue()
+    return PageTemplate(id=orientation, frames=[body], onPage=on_page, pagesize=size)
 
 
 def body_width(size: tuple[float, float]) -> float:
@@ -268,19 +305,36 @@ def render_sheet(
     base_url: str,
     lang: str,
     paper: str = "a4",
+    *,
+    seat_links: Mapping[int, str] | None = None,
 ) -> bytes:
     """A game's sheet as PDF bytes: the frame's header, the game's ``story`` below it.
 
     ``snapshot`` is the table as a viewer sees it (a printed sheet is public), or None for the
-    blank sheet printed before game night.
+    blank sheet printed before game night. The header's QR code is always the viewer link.
+    ``seat_links`` (seat index, from 0 → that seat's private link, key included) go to a sheet
+    whose ``story`` takes them, to print each on its seat's own page; other sheets ignore them.
     """
     size = page_size(game, paper)
     game_sheet: GameSheet = sheet
-    story = game_sheet.story(snapshot, lang, body_width(size), styles(lang))
+    extra: dict[str, Any] = {}
+    if seat_links is not None and _takes(game_sheet.story, "seat_links"):
+        extra["seat_links"] = dict(seat_links)
+    story = game_sheet.story(snapshot, lang, body_width(size), styles(lang), **extra)
     return build_pdf(
         header_for(game, snapshot, base_url, lang),
         story,
         size=size,
         lang=lang,
         author=t("app.name", lang),
+    )
+
+
+def _takes(function: Any, keyword: str) -> bool:
+    """Does ``function`` accept the keyword argument ``keyword``?"""
+    parameters = inspect.signature(function).parameters.values()
+    return any(
+        (p.name == keyword and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
+        or p.kind == p.VAR_KEYWORD
+        for p in parameters
     )

@@ -191,7 +191,7 @@ def show_flash() -> None:
         st.rerun()
 
 
-PAPER_LABELS = {"a4": "A4", "letter": "US Letter"}
+PAPER_LABELS = {"a4": "A4", "letter": "US Letter", "a3": "A3"}
 
 
 def paper_choice(key: str, where: Any = st) -> str:

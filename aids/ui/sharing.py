@@ -155,6 +155,56 @@ def keys(ctx: TableContext) -> None:
                 on_click=run_write,
                 args=(lambda r=role: service().revoke_key(pid, key, r),),
             )
+        _sheets_with_links(ctx)
+
+
+SEAT_SHEET = "seat_sheet_pdf"  # the sheets with private links, kept for one download
+
+
+def _sheets_with_links(ctx: TableContext) -> None:
+    """Every seat a new private link, printed on its own page of the sheets (a QR to scan):
+    the old links stop. The PDF is offered once and never stored."""
+    st.caption(tr("table.seat_sheet_hint"))
+    paper = paper_choice("seat_paper")
+    st.button(
+        tr("table.seat_sheet_go"),
+        key="seat_sheet_go",
+        on_click=_print_with_links,
+        args=(ctx, paper),
+    )
+    pdf = st.session_state.pop(SEAT_SHEET, None)
+    if pdf is not None:
+        st.download_button(
+            tr("table.seat_sheet_download"),
+            data=pdf,
+            file_name=f"{ctx.snapshot.info.kind}-sheet-private-{ctx.lang}.pdf",
+            mime="application/pdf",
+            on_click="ignore",
+            key="download_seat_sheet",
+        )
+
+
+def _print_with_links(ctx: TableContext, paper: str) -> None:
+    pid, key, kind = ctx.snapshot.info.public_id, ctx.key, ctx.snapshot.info.kind
+    links: dict[int, str] = {}
+
+    def issue() -> None:
+        for seat in range(len(ctx.snapshot.seats)):
+            new = service().rotate_key(pid, key, Role.seat_of(seat))
+            links[seat] = referee_url(base_url(), pid, new, ctx.lang)
+
+    run_write(issue)
+    if len(links) != len(ctx.snapshot.seats):
+        return
+    st.session_state[SEAT_SHEET] = render_sheet(
+        registry.sheet_module(kind),
+        ctx.game,
+        service().snapshot(pid, VIEWER),  # the public sheet, plus each seat's own link
+        base_url(),
+        ctx.lang,
+        paper,
+        seat_links=links,
+    )
 
 
 def _rotate(public_id: str, key: str | None, role: Role) -> None:
