@@ -20,6 +20,7 @@ from aids.core.i18n import add_catalogue_dir
 from aids.games.base import AnyGame
 from aids.games.derby import GAME as DERBY
 from aids.games.ekiden import GAME as EKIDEN
+from aids.games.grand_national import GAME as GRAND_NATIONAL
 from aids.games.rally import GAME as RALLY
 from aids.tables import TableService
 
@@ -46,6 +47,7 @@ BUILT_IN: tuple[GameEntry, ...] = (
     GameEntry(DERBY, page="aids.ui.derby_page", sheet="aids.print.derby_sheet"),
     GameEntry(EKIDEN, page="aids.ui.ekiden_page", sheet="aids.print.ekiden_sheet"),
     GameEntry(RALLY, page="aids.ui.rally_page", sheet="aids.print.rally_sheet"),
+    GameEntry(GRAND_NATIONAL, page="aids.ui.gn_page", sheet="aids.print.gn_sheet"),
 )
 
 

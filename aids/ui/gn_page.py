@@ -1,0 +1,564 @@
+"""Grand National's parts of the table page: the track file before the form, setup fields,
+status, and the record controls of each stage (blind bets on a player's own phone, the going,
+the lane spins, the market, the race).
+
+The frame (``aids.ui.frame``) draws everything else; the board is ``gn_board``. The page asks
+the engine whose turn it is, which horse an advance card moves and what each stable may stake;
+it never re-derives a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from aids.core.errors import AidsError
+from aids.core.i18n import Lang, t
+from aids.games.base import Role
+from aids.games.grand_national import engine
+from aids.games.grand_national.data import Odds, load
+from aids.games.grand_national.describe import horse_label, money, stable_label
+from aids.games.grand_national.model import (
+    EFFECTS,
+    SEALED,
+    Bet,
+    BlindBet,
+    Boxed,
+    Card,
+    GnState,
+    Going,
+    LaneSpin,
+    Move,
+    PullUp,
+    SetHandicap,
+    SetOdds,
+    Spin,
+    Start,
+)
+from aids.games.grand_national.track import Track, sample_track
+from aids.ui import gn_board
+from aids.ui.common import banner, plain, tr
+from aids.ui.context import TableContext
+from aids.ui.layout import names_with_colours
+
+TRACK_KEY = "gn_track"  # the uploaded track (its dict form), kept between reruns
+
+# --- before the form: the track --------------------------------------------------------------
+
+
+def setup_before_form(lang: Lang) -> None:
+    """The board's own track file (optional), outside the form so it is checked at once."""
+    upload = st.file_uploader(
+        t("gn.ui.track_file", lang), type=["toml", "json"], key="gn_track_file"
+    )
+    if upload is None:
+        st.session_state.pop(TRACK_KEY, None)
+        st.caption(t("gn.ui.track_sample", lang, lap=sample_track().lap))
+        return
+    try:
+        track = Track.from_file_bytes(upload.getvalue(), upload.name)
+    except AidsError as exc:
+        st.session_state.pop(TRACK_KEY, None)
+        st.error(plain(exc.message(lang)))
+        return
+    st.session_state[TRACK_KEY] = track.to_dict()
+    st.caption(t("gn.ui.track_loaded", lang, name=track.name(lang), lap=track.lap))
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+
+def setup_fields(lang: Lang) -> dict[str, Any]:
+    """Stables in seat order with colours, the bookmaker, the horses as dealt, the variants."""
+    d = load()
+    st.markdown(f"**{plain(t('gn.ui.stables_seat_order', lang))}**")
+    stables = names_with_colours(
+        d.max_stables,
+        d.colours,
+        name_label=lambda n: t("gn.ui.stable_n", lang, n=n),
+        colour_label=t("gn.ui.colour", lang),
+        key="gn_stable",
+        lang=lang,
+    )
+    st.markdown(f"**{plain(t('gn.ui.horses', lang))}**")
+    st.caption(t("gn.ui.horses_hint", lang))
+    defaults = (60000, 40000, 20000, 30000)
+    rows = [
+        {
+            "stable": str(s + 1),
+            "cap": t(f"gn.caps.{d.caps[slot]}", lang),
+            "name": "",
+            "price": defaults[slot],
+            "handicap": 3,
+        }
+        for s in range(d.max_stables)
+        for slot in range(d.horses)
+    ]
+    edited = list(
+        st.data_editor(
+            rows,
+            key="gn_horses",
+            num_rows="fixed",
+            hide_index=True,
+            disabled=["stable", "cap"],
+            column_config={
+                "stable": st.column_config.TextColumn("#", width="small"),
+                "cap": st.column_config.TextColumn(t("gn.ui.cap", lang)),
+                "name": st.column_config.TextColumn(t("gn.ui.horse_name", lang), max_chars=40),
+                "price": st.column_config.SelectboxColumn(
+                    t("gn.ui.price", lang), options=list(d.prices)
+                ),
+                "handicap": st.column_config.NumberColumn(
+                    t("gn.ui.handicap", lang), min_value=d.handicap[0], max_value=d.handicap[1]
+                ),
+            },
+        )
+    )
+    book_col, order_col, free_col = st.columns(3)
+    bookmaker = book_col.number_input(
+        t("gn.ui.bookmaker", lang), min_value=1, max_value=d.max_stables, value=1, key="gn_book"
+    )
+    order = order_col.radio(
+        t("gn.ui.order", lang),
+        options=["caps", "position"],
+        format_func=lambda o: t(f"gn.ui.order_{o}", lang),
+        key="gn_order",
+    )
+    too_free = free_col.radio(
+        t("gn.ui.too_free", lang),
+        options=["any_time", "round_end"],
+        format_func=lambda o: t(f"gn.ui.too_free_{o}", lang),
+        key="gn_too_free",
+    )
+    out = []
+    for s, stable in enumerate(stables):
+        horses = []
+        for slot in range(d.horses):
+            row = edited[s * d.horses + slot]
+            name = str(row.get("name") or "").strip() or f"{stable['name']} {row['cap']}"
+            horses.append(
+                {"name": name, "price": row.get("price"), "handicap": row.get("handicap")}
+            )
+        out.append({"name": stable["name"], "colour": stable["colour"], "horses": horses})
+    return {
+        "stables": out,
+        "bookmaker": int(bookmaker) - 1,
+        "order": order,
+        "too_free": too_free,
+        "track": st.session_state.get(TRACK_KEY),
+    }
+
+
+# --- status ----------------------------------------------------------------------------------
+
+
+def status(ctx: TableContext) -> None:
+    state: GnState = ctx.state
+    outcome = ctx.snapshot.outcome
+    if outcome is not None:  # tied stables share the first place
+        winner = " · ".join(stable_label(state, s) for s in outcome.winners)
+        cash = money(outcome.scores[outcome.winners[0]])
+        banner(tr("gn.ui.over", winner=winner, cash=cash), done=True)
+        return
+    if state.phase == "blind_bets":
+        done = " · ".join(
+            f"{stable_label(state, s)} {'✓' if b is not None else '…'}"
+            for s, b in enumerate(state.blind)
+        )
+        banner(f"{tr('gn.ui.phase_blind')} — {done}")
+    elif state.phase == "going":
+        banner(tr("gn.ui.phase_going"))
+    elif state.phase == "lanes":
+        banner(tr("gn.ui.phase_lanes", lane=len(state.lanes) + 1))
+    elif state.phase == "market":
+        banner(tr("gn.ui.phase_market", going=tr(f"gn.going.{state.going}"), top=state.top()))
+    elif engine.needs_spin(state):
+        banner(tr("gn.ui.phase_spin", round=state.round, cap=tr(f"gn.caps.{_cap(state)}")))
+    else:
+        horse = engine.next_horse(state)
+        who = horse_label(state, horse) if horse is not None else "—"
+        banner(tr("gn.ui.phase_race", round=state.round, horse=who))
+
+
+def _cap(state: GnState) -> str:
+    return load().caps[state.cap]
+
+
+# --- record controls -------------------------------------------------------------------------
+
+
+def controls(ctx: TableContext) -> None:
+    state: GnState = ctx.state
+    if ctx.snapshot.outcome is not None or ctx.role.is_viewer:
+        return
+    if state.phase == "blind_bets":
+        _blind(ctx)
+    elif not ctx.role.is_referee and state.phase != "market":
+        st.caption(tr("gn.ui.referee_records"))
+    elif state.phase == "going":
+        _chance(
+            ctx,
+            "going",
+            list(load().goings),
+            lambda g: t(f"gn.going.{g}", ctx.lang),
+            lambda g: Going(g),
+            tr("gn.ui.record_going"),
+        )
+    elif state.phase == "lanes":
+        lane = len(state.lanes) + 1
+        _chance(
+            ctx,
+            f"lane{lane}",
+            _colours(state),
+            lambda c: _colour(c, ctx.lang),
+            lambda c: LaneSpin(lane, c),
+            tr("gn.ui.record_lane", lane=lane),
+        )
+    elif state.phase == "market":
+        _market(ctx)
+    elif engine.needs_spin(state):
+        _chance(
+            ctx,
+            "spin",
+            _colours(state),
+            lambda c: _colour(c, ctx.lang),
+            lambda c: Spin(c),
+            tr("gn.ui.record_spin", cap=tr(f"gn.caps.{_cap(state)}")),
+        )
+    else:
+        _race(ctx)
+
+
+def _colours(state: GnState) -> list[str]:
+    return [s.colour for s in state.setup.stables]
+
+
+def _colour(key: str, lang: str) -> str:
+    found = load().colour(key)
+    return found.label(lang) if found else key
+
+
+def _chance(
+    ctx: TableContext, name: str, options: list[str], label: Any, build: Any, button: str
+) -> None:
+    """The spinner: tap what it shows, then record it."""
+    key = f"{name}_{ctx.snapshot.seq}"
+    with st.container(border=True, key="chance_box"):
+        shown = st.pills(button, options=options, format_func=label, key=key)
+
+        def action() -> Any:
+            value = st.session_state.get(key)
+            return None if value is None else build(value)
+
+        st.button(
+            button,
+            key="chance_go",
+            type="primary",
+            on_click=ctx.write_from(action),
+            disabled=shown is None,
+        )
+
+
+def _blind(ctx: TableContext) -> None:
+    state: GnState = ctx.state
+    seat = ctx.role.seat
+    if ctx.role.is_referee or seat is None:
+        st.info(tr("gn.ui.blind_referee"))
+        return
+    mine = state.blind[seat]
+    if mine is not None and mine is not SEALED:
+        what = (
+            tr("gn.ui.blind_none")
+            if not mine.stake or mine.horse is None
+            else tr(
+                "gn.ui.blind_mine",
+                horse=horse_label(state, mine.horse),
+                kind=tr(f"gn.kind.{mine.kind}"),
+                stake=money(mine.stake),
+            )
+        )
+        st.success(plain(what))
+        return
+    seq = ctx.snapshot.seq
+    most = min(load().blind_max, engine.cash(state, seat))
+    with st.container(border=True, key="blind_box"):
+        st.markdown(f"**{plain(tr('gn.ui.blind_title'))}**")
+        st.caption(tr("gn.ui.blind_hint", most=money(load().blind_max)))
+        horse = st.selectbox(
+            tr("gn.ui.horse"),
+            options=list(range(state.horses)),
+            format_func=lambda h: horse_label(state, h),
+            key=f"bh_{seq}",
+        )
+        kind = st.segmented_control(
+            tr("gn.ui.kind"),
+            options=["win", "show"],
+            default="win",
+            format_func=lambda k: t(f"gn.kind.{k}", ctx.lang),
+            key=f"bk_{seq}",
+        )
+        st.number_input(
+            tr("gn.ui.stake"), min_value=0, max_value=most, value=0, step=500, key=f"bs_{seq}"
+        )
+
+        def build() -> BlindBet:
+            stake = int(st.session_state.get(f"bs_{seq}") or 0)
+            if stake == 0:
+                return BlindBet(seat, None, None, 0)
+            chosen = st.session_state.get(f"bh_{seq}")
+            picked = st.session_state.get(f"bk_{seq}") or kind
+            return BlindBet(
+                seat,
+                int(chosen if chosen is not None else horse),
+                "show" if picked == "show" else "win",
+                stake,
+            )
+
+        st.button(
+            tr("gn.ui.blind_go"), key="blind_go", type="primary", on_click=ctx.write_from(build)
+        )
+
+
+def _market(ctx: TableContext) -> None:
+    state: GnState = ctx.state
+    seq = ctx.snapshot.seq
+    role = ctx.role
+    horses = list(range(state.horses))
+
+    def name(h: int) -> str:
+        return horse_label(state, h)
+
+    if role.is_referee or role.seat is not None:
+        seats = list(range(state.seats)) if role.is_referee else [role.seat or 0]
+        with st.container(border=True, key="bet_box"):
+            st.markdown(f"**{plain(tr('gn.ui.bet_title'))}**")
+            who = st.selectbox(
+                tr("gn.ui.stable"),
+                options=seats,
+                format_func=lambda s: stable_label(state, s),
+                key=f"ws_{seq}",
+            )
+            horse = st.selectbox(
+                tr("gn.ui.horse"), options=horses, format_func=name, key=f"wh_{seq}"
+            )
+            win, show = state.odds[horse]
+            kind = st.segmented_control(
+                tr("gn.ui.kind"),
+                options=["win", "show"],
+                default="win",
+                key=f"wk_{seq}",
+                format_func=lambda k: (
+                    f"{t(f'gn.kind.{k}', ctx.lang)} {(win if k == 'win' else show).text()}"
+                ),
+            )
+            cap = max(0, engine.available(state, who))
+            st.number_input(
+                tr("gn.ui.stake_cash", cash=money(cap)),
+                min_value=0,
+                max_value=cap,
+                value=min(1000, cap),
+                step=500,
+                key=f"wa_{seq}",
+            )
+
+            def bet() -> Bet | None:
+                stake = int(st.session_state.get(f"wa_{seq}") or 0)
+                if stake <= 0:
+                    return None
+                picked = st.session_state.get(f"wk_{seq}") or kind
+                return Bet(
+                    int(st.session_state.get(f"ws_{seq}", who)),
+                    int(st.session_state.get(f"wh_{seq}", horse)),
+                    "show" if picked == "show" else "win",
+                    stake,
+                )
+
+            st.button(
+                tr("gn.ui.bet_go"), key="bet_go", type="primary", on_click=ctx.write_from(bet)
+            )
+    if role.is_referee or role.seat == state.setup.bookmaker:
+        with st.expander(tr("gn.ui.odds_title")):
+            horse = st.selectbox(
+                tr("gn.ui.horse"), options=horses, format_func=name, key=f"oh_{seq}"
+            )
+            win, show = state.odds[horse]
+            cols = st.columns(4)
+            for col, field, value in zip(
+                cols,
+                ("win_n", "win_d", "show_n", "show_d"),
+                (win.num, win.den, show.num, show.den),
+                strict=True,
+            ):
+                col.number_input(
+                    tr(f"gn.ui.{field}"),
+                    min_value=1,
+                    max_value=1000 if field.endswith("_n") else 100,
+                    value=value,
+                    key=f"o{field}_{seq}_{horse}",
+                )
+
+            def odds() -> SetOdds:
+                get = st.session_state.get
+                h = int(get(f"oh_{seq}", horse))
+
+                def part(field: str, value: int) -> int:
+                    return int(get(f"o{field}_{seq}_{h}") or value)
+
+                w, s = state.odds[h]
+                return SetOdds(
+                    h,
+                    Odds(part("win_n", w.num), part("win_d", w.den)),
+                    Odds(part("show_n", s.num), part("show_d", s.den)),
+                )
+
+            st.button(tr("gn.ui.odds_go"), key="odds_go", on_click=ctx.write_from(odds))
+    if role.is_referee:
+        with st.expander(tr("gn.ui.handicap_title")):
+            st.caption(tr("gn.rulings.handicap_entered"))
+            horse = st.selectbox(
+                tr("gn.ui.horse"), options=horses, format_func=name, key=f"hh_{seq}"
+            )
+            low, high = load().handicap
+            st.number_input(
+                tr("gn.ui.handicap"),
+                min_value=low,
+                max_value=high,
+                value=state.handicap[horse],
+                key=f"hm_{seq}_{horse}",
+            )
+
+            def mark() -> SetHandicap:
+                h = int(st.session_state.get(f"hh_{seq}", horse))
+                return SetHandicap(h, int(st.session_state.get(f"hm_{seq}_{h}", state.handicap[h])))
+
+            st.button(tr("gn.ui.handicap_go"), key="handicap_go", on_click=ctx.write_from(mark))
+        st.button(tr("gn.ui.start_go"), key="start_go", type="primary", on_click=ctx.write(Start()))
+
+
+def _race(ctx: TableContext) -> None:
+    state: GnState = ctx.state
+    seq = ctx.snapshot.seq
+    horse = engine.next_horse(state)
+    if horse is not None:
+        handicap, left = state.handicap[horse], state.speed_left(horse)
+        with st.container(border=True, key="move_box"):
+            st.markdown(f"**{plain(tr('gn.ui.move_title', horse=horse_label(state, horse)))}**")
+            st.caption(
+                tr(
+                    "gn.ui.move_hint",
+                    handicap=handicap,
+                    left=left,
+                    low=handicap + 1,
+                    high=handicap + min(8, left),
+                )
+            )
+            fwd_col, lane_col = st.columns(2)
+            fwd_col.number_input(
+                tr("gn.ui.forward"), min_value=0, max_value=40, value=handicap + 1, key=f"mf_{seq}"
+            )
+            lane_col.number_input(
+                tr("gn.ui.lane"),
+                min_value=1,
+                max_value=state.setup.track.lanes,
+                value=state.lane[horse],
+                key=f"ml_{seq}",
+            )
+            st.checkbox(tr("gn.ui.blocked"), key=f"mb_{seq}")
+
+            def move() -> Move:
+                get = st.session_state.get
+                return Move(
+                    horse,
+                    int(get(f"mf_{seq}") or 0),
+                    int(get(f"ml_{seq}") or 1),
+                    bool(get(f"mb_{seq}")),
+                )
+
+            row = st.container(horizontal=True)
+            row.button(
+                tr("gn.ui.move_go"), key="move_go", type="primary", on_click=ctx.write_from(move)
+            )
+            row.button(tr("gn.ui.boxed_go"), key="boxed_go", on_click=ctx.write(Boxed(horse)))
+    latest = ctx.latest
+    if latest is not None and isinstance(latest.action, Move | Card):
+        moved = latest.action.horse
+        if moved < state.horses and state.status[moved] == "running":
+            deck = engine.deck_for(state, moved)
+            if deck:
+                st.info(
+                    plain(
+                        tr(
+                            "gn.ui.draw_card",
+                            horse=horse_label(state, moved),
+                            deck=tr(f"gn.deck.{deck}"),
+                        )
+                    )
+                )
+    _cards(ctx)
+
+
+def _cards(ctx: TableContext) -> None:
+    state: GnState = ctx.state
+    seq = ctx.snapshot.seq
+    runners = engine.race_order(state)
+    if not runners:
+        return
+    with st.expander(tr("gn.ui.card_title")):
+        horse = st.selectbox(
+            tr("gn.ui.horse"),
+            options=runners,
+            format_func=lambda h: horse_label(state, h),
+            key=f"ch_{seq}",
+        )
+        effect = st.selectbox(
+            tr("gn.ui.effect"),
+            options=list(EFFECTS),
+            format_func=lambda e: t(f"gn.effects.{e}", ctx.lang),
+            key=f"ce_{seq}",
+        )
+        if effect == "advance":
+            target = engine.advance_target(state, horse)
+            if target is not None and target != horse:
+                st.caption(plain(tr("gn.ui.advance_instead", horse=horse_label(state, target))))
+        if effect in ("advance", "penalty", "handicap", "speed"):
+            st.number_input(
+                tr("gn.ui.value"),
+                min_value=-20,
+                max_value=20,
+                value=3 if effect == "advance" else 1,
+                key=f"cv_{seq}",
+            )
+        if effect == "advance":
+            st.number_input(
+                tr("gn.ui.moved_short"), min_value=0, max_value=20, value=None, key=f"cm_{seq}"
+            )
+
+        def card() -> Card:
+            get = st.session_state.get
+            e = get(f"ce_{seq}") or effect
+            value = (
+                int(get(f"cv_{seq}") or 0)
+                if e in ("advance", "penalty", "handicap", "speed")
+                else 0
+            )
+            short = get(f"cm_{seq}") if e == "advance" else None
+            return Card(
+                int(get(f"ch_{seq}", horse)), e, value, None, None if short is None else int(short)
+            )
+
+        row = st.container(horizontal=True)
+        row.button(tr("gn.ui.card_go"), key="card_go", on_click=ctx.write_from(card))
+        row.button(
+            tr("gn.ui.pull_up_go"),
+            key="pull_go",
+            on_click=ctx.write_from(lambda: PullUp(int(st.session_state.get(f"ch_{seq}", horse)))),
+        )
+
+
+def board(ctx: TableContext) -> None:
+    """The race, the stamina grids, the odds board and the money (``gn_board``)."""
+    gn_board.board(ctx)
+
+
+__all__ = ["Role", "board", "controls", "setup_before_form", "setup_fields", "status"]
