@@ -41,7 +41,8 @@ def game_files() -> set[Path]:
     (the one place games are listed) and the benchmarks (which measure named games)."""
     files = {AIDS / "registry.py", AIDS / "bench.py"}
     for entry in BUILT_IN:
-        files |= set((AIDS / "games" / entry.kind).rglob("*.py"))
+        engine_package = type(entry.game).__module__.rsplit(".", 1)[0]  # aids.games.<folder>
+        files |= set(module_file(engine_package + ".__init__").parent.rglob("*.py"))
         files |= {module_file(entry.page), module_file(entry.sheet)}
         # a game's page or sheet may be split into modules named for it (derby_board.py)
         files |= set((AIDS / "ui").glob(f"{entry.kind}_*.py"))

@@ -326,3 +326,80 @@ def test_the_rally_script_in_the_docs_records_as_written(tmp_path: Path) -> None
     aids("--lang", "en", "record", info.public_id, str(script), "--key", key, db=db)
     state = TableService(SqliteStore(db), engines()).snapshot(info.public_id).state
     assert state.towns == ("fukushima-nishi", "nihonmatsu") and state.rain == (False, True)
+
+
+def test_a_whole_grand_national_replays_from_a_file_with_aids_record(tmp_path: Path) -> None:
+    """Blind bets from each seat's own link, then the referee's whole race from a file."""
+    from aids.games.base import CHANCE, REFEREE, Role
+    from aids.games.grand_national import GAME as GN
+    from aids.games.grand_national import engine as gn
+    from aids.games.grand_national.model import Boxed, Card, Move, PullUp
+
+    db = tmp_path / "a.sqlite3"
+    pid, key = links(aids("new", "gn", "--title", "Aintree", "--player", "Aki", "--player",
+                          "Ben", db=db).stdout)  # fmt: skip
+    service = TableService(SqliteStore(db), engines())
+    for seat in range(2):
+        own = service.rotate_key(pid, key, Role.seat_of(seat))
+        bet = {"type": "blind_bet", "seat": seat, "horse": seat, "kind": "win", "stake": 1000}
+        service.record(pid, own, service.snapshot(pid).seq, bet)
+    state = service.replay(pid)
+    lines = []
+    while not GN.is_over(state):
+        actor = sorted(GN.to_move(state))[0]
+        options = GN.legal_actions(state, actor)
+        moves = [a for a in options if isinstance(a, Move) and a.lane == state.lane[a.horse]]
+        if moves:  # every horse runs straight, 4 speed points a turn, to last the distance
+            action = min(moves, key=lambda a: abs(a.forward - state.handicap[a.horse] - 4))
+        else:
+            others = [a for a in options if not isinstance(a, Boxed | Card | PullUp)]
+            action = others[0]
+        lines.append(json.dumps(GN.action_to_dict(action)))
+        state = GN.apply(state, action, REFEREE if actor == CHANCE else actor)
+    assert len(state.placed) == 4 and state.settled
+    script = tmp_path / "gn.jsonl"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = aids("--lang", "en", "record", pid, str(script), "--key", key, db=db)
+    assert f"Recorded {len(lines)} action(s)" in out.stdout
+    final = TableService(SqliteStore(db), engines())
+    assert final.replay(pid) == state and final.snapshot(pid).outcome is not None
+    assert gn.balance(state.ledger, -2) == 0
+
+
+def test_aids_print_gn_with_seat_links_puts_each_new_private_link_on_its_page(
+    tmp_path: Path,
+) -> None:
+    import pypdfium2 as pdfium
+    import zxingcpp
+
+    from aids.games.base import Role
+
+    db = tmp_path / "a.sqlite3"
+    pid, key = links(aids("new", "gn", "--title", "Aintree", "--player", "Aki", "--player",
+                          "Ben", db=db).stdout)  # fmt: skip
+    service = TableService(SqliteStore(db), engines())
+    old = service.rotate_key(pid, key, Role.seat_of(0))
+    service.store.close()
+    out = aids("--lang", "en", "print", "gn", "--table", pid, "--seat-links", "--sheet-lang",
+               "en", "--out", str(tmp_path), db=db)  # fmt: skip
+    assert "2 new private seat links" in out.stderr
+    pdf = Path(out.stdout.strip().splitlines()[-1]).read_bytes()
+    document = pdfium.PdfDocument(pdf)
+    found = []
+    for page in (0, 1):  # one stable page each
+        image = document[page].render(scale=200 / 72).to_pil()
+        found.append({r.text for r in zxingcpp.read_barcodes(image)})
+    document.close()
+    service = TableService(SqliteStore(db), engines())
+    assert service.role_for(pid, old).is_viewer  # the old link stopped
+    for seat, texts in enumerate(found):
+        private = [t_ for t_ in texts if "key=" in t_]
+        assert len(private) == 1
+        seat_key = private[0].split("key=")[1].split("&")[0]
+        assert service.role_for(pid, seat_key) == Role.seat_of(seat)
+
+
+def test_seat_links_are_refused_for_a_blank_sheet(tmp_path: Path) -> None:
+    out = aids("--lang", "en", "print", "gn", "--seat-links", db=tmp_path / "a.sqlite3",
+               check=False)  # fmt: skip
+    assert out.returncode == 2 and "table/seat_links" in out.stderr

@@ -79,3 +79,34 @@ def rally_mid_race(service: TableService, lang: str = "en") -> tuple[str, str]:
     for step in steps:
         service.record(pid, key, service.snapshot(pid).seq, step)
     return pid, key
+
+
+def gn_race(service: TableService) -> tuple[str, str]:
+    """A 3-stable Grand National on the sample track, in the race's second round: blind bets
+    written (one sealed stake), the going soft, lanes spun, a bet taken."""
+    from aids.games.base import Role
+    from tests.games.grand_national.helpers import setup
+
+    info, key = service.create("gn", "Aintree", setup().to_dict())
+    pid = info.public_id
+    for seat, stake in ((0, 4000), (1, 0), (2, 0)):
+        own = service.rotate_key(pid, key, Role.seat_of(seat))
+        bet = {"type": "blind_bet", "seat": seat, "horse": 0 if stake else None,
+               "kind": "win" if stake else None, "stake": stake}  # fmt: skip
+        service.record(pid, own, service.snapshot(pid).seq, bet)
+    steps: list[dict[str, object]] = [{"type": "going", "going": "soft"}]
+    steps += [{"type": "lane_spin", "lane": lane, "colour": "blue"} for lane in range(1, 5)]
+    steps += [{"type": "bet", "seat": 1, "horse": 8, "kind": "show", "stake": 2000},
+              {"type": "start"}]  # fmt: skip
+    for step in steps:
+        service.record(pid, key, service.snapshot(pid).seq, step)
+    from aids.games.grand_national import engine
+
+    while service.snapshot(pid).state.round == 1:
+        state = service.snapshot(pid).state
+        horse = engine.next_horse(state)
+        assert horse is not None
+        move = {"type": "move", "horse": horse, "forward": state.handicap[horse] + 3,
+                "lane": state.lane[horse]}  # fmt: skip
+        service.record(pid, key, service.snapshot(pid).seq, move)
+    return pid, key

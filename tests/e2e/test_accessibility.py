@@ -1,6 +1,7 @@
 """axe-core (WCAG 2 A/AA) in chromium finds nothing on the home page, the referee page
 mid-race, the referee page of a player with no card, and the phone viewer, in both languages
-(a Derby; and a rally's referee page with its card chips and its phone viewer with the map).
+(a Derby; a rally's referee page with its card chips and its phone viewer with the map; a
+Grand National's referee page in the race and its phone viewer).
 
 axe-core comes from PyPI at install time (``axe-playwright-python`` bundles axe.min.js); it is
 never copied into the repository.
@@ -18,7 +19,7 @@ from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.e2e.helpers import axe_violations, settle, shot, tap
-from tests.e2e.scenes import mid_race, no_card_left, rally_mid_race
+from tests.e2e.scenes import gn_race, mid_race, no_card_left, rally_mid_race
 
 pytestmark = pytest.mark.e2e
 
@@ -32,7 +33,17 @@ def open_page(browser: Any, url: str, width: int, height: int) -> Any:
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 @pytest.mark.parametrize(
-    "where", ["home", "referee", "referee-no-card", "viewer", "rally-referee", "rally-viewer"]
+    "where",
+    [
+        "home",
+        "referee",
+        "referee-no-card",
+        "viewer",
+        "rally-referee",
+        "rally-viewer",
+        "gn-referee",
+        "gn-viewer",
+    ],
 )
 def test_axe_finds_no_wcag_violation(
     server: tuple[str, Path], browser: Any, where: str, lang: str
@@ -54,6 +65,16 @@ def test_axe_finds_no_wcag_violation(
         page = open_page(browser, referee_url(base, pid, key, lang), 1280, 800)
         tap(page, page.locator(".st-key-draw_go button"))
         tap(page, page.locator(".st-key-chip_11_0 button").first)  # a card chip: the km shown
+    elif where == "gn-referee":
+        pid, key = gn_race(service)
+        page = open_page(browser, referee_url(base, pid, key, lang), 1280, 800)
+    elif where == "gn-viewer":
+        pid, _ = gn_race(service)
+        page = open_page(browser, viewer_url(base, pid, lang), 390, 844)
+        for section in ("gn_grids", "gn_odds"):
+            if page.locator(f".st-key-{section} summary").count():
+                page.locator(f".st-key-{section} summary").click()
+        settle(page)
     elif where == "rally-viewer":
         pid, _ = rally_mid_race(service, lang)
         page = open_page(browser, viewer_url(base, pid, lang), 390, 844)

@@ -181,3 +181,26 @@ def lines(pdf: bytes) -> list[Segment]:
         elif op in (b"f", b"F", b"f*", b"n"):
             path = []
     return out
+
+
+def describe(text: Text) -> str:
+    """A text and where it sits, for a failure message."""
+    b = text.box
+    return f"{text.text!r} at ({b.x0:.1f}, {b.y0:.1f})–({b.x1:.1f}, {b.y1:.1f})"
+
+
+def crossing_texts(pdf: bytes) -> list[str]:
+    """Texts a ruled line runs through: text that left its cell crosses one of its borders."""
+    rules = lines(pdf)
+    return [describe(t) for t in texts(pdf) if any(rule.crosses(t.box) for rule in rules)]
+
+
+def overlapping_texts(pdf: bytes) -> list[str]:
+    """Pairs of texts drawn on each other."""
+    found = texts(pdf)
+    return [
+        f"{describe(a)} / {describe(b)}"
+        for i, a in enumerate(found)
+        for b in found[i + 1 :]
+        if a.box.overlaps(b.box)
+    ]

@@ -22,10 +22,14 @@ from aids.registry import BUILT_IN, engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.conftest import FAKE_PLUGIN
+from tests.games.grand_national.invariants import gn_invariants
 from tests.games.rally.invariants import rally_invariants
 
 NAMES = ["Aki", "Ben", "Chie", "Dai"]
-DIGEST_INVARIANTS: dict[str, Callable[[Any], None]] = {"rally": rally_invariants}
+DIGEST_INVARIANTS: dict[str, Callable[[Any], None]] = {
+    "rally": rally_invariants,
+    "gn": gn_invariants,
+}
 
 
 def dump(db: Path) -> str:

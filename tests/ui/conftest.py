@@ -15,3 +15,15 @@ def new_app(**params: str) -> AppTest:
     for k, v in params.items():
         at.query_params[k] = v
     return at.run()
+
+
+def page_html(at: AppTest) -> str:
+    """Everything the page drew as HTML (boards, tables, the map)."""
+    return "\n".join(h.proto.body for h in at.html)
+
+
+def ok(at: AppTest) -> AppTest:
+    """The run raised nothing and showed no error."""
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    return at

@@ -13,23 +13,14 @@ from aids.games.base import REFEREE, VIEWER, Role
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.ui.conftest import new_app
+from tests.ui.conftest import new_app, ok
+from tests.ui.conftest import page_html as html
 
 PLAYERS = ["あき", "Ben", "ちえ"]
 
 
 def service(db: Path) -> TableService:
     return TableService(SqliteStore(db), engines())
-
-
-def html(at: AppTest) -> str:
-    return "\n".join(h.proto.body for h in at.html)
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
-    return at
 
 
 def create(

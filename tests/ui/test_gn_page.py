@@ -1,0 +1,163 @@
+"""The Grand National page under AppTest on a real SQLite file: create a table from the home
+page, then a short race through the pages — blind bets on each player's own link (sealed from
+the referee's page), the going and lane spins, a bet and the bookmaker's odds, the start, every
+move to the finish — and the settled money."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from aids.core.i18n import t
+from aids.games.base import REFEREE, Role
+from aids.games.grand_national import engine
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+from tests.ui.conftest import new_app, ok
+from tests.ui.conftest import page_html as html
+
+STABLES = [("あき", "red"), ("Ben", "blue"), ("Chie", "green")]
+# A short track: a lap of 12 lengths, so a race of 24 lengths is run in a few rounds.
+SHORT = {
+    "track": {"name_en": "Short test track", "name_ja": "短い試験コース", "lap": 12, "lanes": 6},
+    "landmarks": {"fences": [3, 6, 9], "bechers": 6, "water": 10, "melling_road": 8,
+                  "elbow": 11, "horseshoes": [4, 11]},
+}  # fmt: skip
+
+
+def service(db: Path) -> TableService:
+    return TableService(SqliteStore(db), engines())
+
+
+def short_table(store: TableService) -> tuple[str, str]:
+    prices = (60000, 40000, 20000, 30000)
+    stables = [
+        {"name": n, "colour": c, "horses": [
+            {"name": f"{n} {i + 1}", "price": prices[i], "handicap": 3} for i in range(4)]}
+        for n, c in STABLES
+    ]  # fmt: skip
+    info, key = store.create("gn", "Short GN", {"stables": stables, "bookmaker": 2,
+                                                 "track": SHORT})  # fmt: skip
+    return info.public_id, key
+
+
+def test_create_a_grand_national_table_from_the_home_page(app_db: Path) -> None:
+    at = new_app(lang="en")
+    at.selectbox(key="new_game").set_value("gn").run()
+    at.text_input(key="new_title").set_value("Aintree night")
+    for i, (name, _) in enumerate(STABLES):
+        at.text_input(key=f"gn_stable_{i}").set_value(name)
+    next(b for b in at.button if b.label == t("table.create", "en")).click()
+    at = ok(at.run())
+    state = service(app_db).snapshot(at.query_params["table"]).state
+    assert [s.name for s in state.setup.stables] == ["あき", "Ben", "Chie"]
+    assert engine.cash(state, 0) == 250000 - (60000 + 40000 + 20000 + 30000)
+    assert "Blind bets" in html(at) or any("Blind bets" in m.value for m in at.markdown)
+
+
+def seat_page(store: TableService, pid: str, key: str, seat: int) -> AppTest:
+    return ok(new_app(table=pid, key=store.rotate_key(pid, key, Role.seat_of(seat)), lang="en"))
+
+
+def tap(at: AppTest, key: str, value: Any) -> AppTest:
+    at.button_group(key=key).set_value(value)
+    return ok(at.run())
+
+
+def test_a_short_race_through_the_pages(app_db: Path) -> None:
+    store = service(app_db)
+    pid, key = short_table(store)
+    # blind bets, each on the player's own phone
+    aki = seat_page(store, pid, key, 0)
+    seq = store.snapshot(pid).seq
+    aki.number_input(key=f"bs_{seq}").set_value(10000)
+    aki.button(key="blind_go").click()
+    aki = ok(aki.run())
+    assert "Your blind bet" in " ".join(s.value for s in aki.success)
+    for seat in (1, 2):
+        page = seat_page(store, pid, key, seat)
+        page.button(key="blind_go").click()  # stake 0: no blind bet
+        ok(page.run())
+    referee = ok(new_app(table=pid, key=key, lang="en"))
+    assert "10,000" not in html(referee) and "10000" not in html(referee)  # sealed
+    # the going and the lanes
+    seq = store.snapshot(pid).seq
+    referee = tap(referee, f"going_{seq}", "heavy")
+    referee.button(key="chance_go").click()
+    referee = ok(referee.run())
+    assert store.snapshot(pid).state.top() == 54
+    for lane in range(1, 5):
+        seq = store.snapshot(pid).seq
+        referee = tap(referee, f"lane{lane}_{seq}", "red")
+        referee.button(key="chance_go").click()
+        referee = ok(referee.run())
+    # the market: Ben bets 5,000 on horse 0 to Win at the posted 12/1, then the start
+    seq = store.snapshot(pid).seq
+    referee.selectbox(key=f"ws_{seq}").set_value(1)
+    referee.number_input(key=f"wa_{seq}").set_value(5000)
+    referee.button(key="bet_go").click()
+    referee = ok(referee.run())
+    assert store.snapshot(pid).state.wagers[0].stake == 5000
+    referee.button(key="start_go").click()
+    referee = ok(referee.run())
+    # the race: every horse moves handicap + 8 straight ahead, spins from red
+    for _ in range(200):
+        snap = store.snapshot(pid, REFEREE)
+        if snap.outcome is not None:
+            break
+        state = snap.state
+        if engine.needs_spin(state):
+            referee = tap(referee, f"spin_{snap.seq}", "red")
+            referee.button(key="chance_go").click()
+        else:
+            horse = engine.next_horse(state)
+            assert horse is not None
+            referee.number_input(key=f"mf_{snap.seq}").set_value(state.handicap[horse] + 8)
+            referee.button(key="move_go").click()
+        referee = ok(referee.run())
+    final = store.snapshot(pid, REFEREE)
+    assert final.outcome is not None and final.state.settled
+    assert final.state.placed == (0, 4, 8, 1)  # the caps order decides a race of equals
+    assert final.state == store.replay(pid)
+    # horses 150,000 each; Aki: 1st and 4th prizes, the blind 10,000 on horse 0 to Win at
+    # the reserve table's 12/1; Ben: 2nd prize and 5,000 on horse 0 at the posted 12/1
+    cash = [engine.cash(final.state, s) for s in range(3)]
+    assert cash == [100000 + 250000 + 30000 + 120000, 100000 + 100000 + 60000, 100000 + 50000]
+    assert "Winner" in " ".join(m.value for m in referee.markdown) or "Winner" in html(referee)
+
+
+def test_the_bookmaker_posts_odds_from_their_own_link(app_db: Path) -> None:
+    store = service(app_db)
+    pid, key = short_table(store)
+    for seat in range(3):
+        own = store.rotate_key(pid, key, Role.seat_of(seat))
+        none = {"type": "blind_bet", "seat": seat, "horse": None, "kind": None, "stake": 0}
+        store.record(pid, own, store.snapshot(pid).seq, none)
+    for step in [{"type": "going", "going": "good"}] + [
+        {"type": "lane_spin", "lane": lane, "colour": "red"} for lane in range(1, 5)
+    ]:
+        store.record(pid, key, store.snapshot(pid).seq, step)
+    chie = seat_page(store, pid, key, 2)  # the bookmaker
+    seq = store.snapshot(pid).seq
+    chie.number_input(key=f"owin_n_{seq}_0").set_value(9)
+    chie.button(key="odds_go").click()
+    ok(chie.run())
+    assert store.snapshot(pid).state.odds[0][0].text() == "9/1"
+    ben = seat_page(store, pid, key, 1)
+    assert not [b for b in ben.button if b.key == "odds_go"]  # only the bookmaker's
+
+
+def test_the_referee_prints_every_seats_private_link(app_db: Path) -> None:
+    store = service(app_db)
+    pid, key = short_table(store)
+    old = store.rotate_key(pid, key, Role.seat_of(0))
+    at = ok(new_app(table=pid, key=key, lang="en"))
+    at.button(key="seat_sheet_go").click()
+    at = ok(at.run())
+    assert [b for b in at.get("download_button") if "private" in str(b.proto)]
+    assert store.role_for(pid, old).is_viewer  # the old link stopped: new ones are printed
+    live = {k.role for k in store.keys(pid, key) if k.revoked_at is None}
+    assert {Role.seat_of(s) for s in range(3)} <= live
