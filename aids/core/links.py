@@ -67,6 +67,12 @@ def home_url(base: str, lang: str | None = None) -> str:
     return f"{base.rstrip('/')}/" + (f"?{urlencode({'lang': lang})}" if lang else "")
 
 
+def game_url(base: str, kind: str, lang: str | None = None) -> str:
+    """The tracker's home with ``kind`` chosen for a new table (a rule card's QR code)."""
+    params = {"game": kind} | ({"lang": lang} if lang else {})
+    return f"{base.rstrip('/')}/?{urlencode(params)}"
+
+
 def viewer_url(base: str, public_id: str, lang: str | None = None) -> str:
     """The read-only link players scan."""
     params = {"table": public_id} | ({"lang": lang} if lang else {})

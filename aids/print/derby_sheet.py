@@ -294,3 +294,27 @@ def _scores(view: DerbySheetView, lang: str, width: float) -> Table:
         ]
     score.setStyle(TableStyle(style))
     return score
+
+
+# --- the rule cards' numbers and tables (aids.print.cards), from the same seed as the engine ---
+
+
+def card_values() -> dict[str, str]:
+    d = load()
+    points = "/".join(str(d.payout[place]) for place in sorted(d.payout))
+    counters = sorted(set(d.counters.values()), reverse=True)
+    return {
+        "horses": str(d.horse_count),
+        "fences": str(d.fences),
+        "players_min": str(d.min_players),
+        "players_max": str(d.max_players),
+        "counter_points": points,
+        "counters": "/".join(map(str, counters)),
+    }
+
+
+def card_table(table: str, lang: str) -> list[list[str]]:
+    """``points``: what a counter under each finishing place scores."""
+    d = load()
+    head = [t("derby.cards.fence", lang), t("derby.cards.points", lang)]
+    return [head, *([str(place), str(d.payout[place])] for place in sorted(d.payout))]

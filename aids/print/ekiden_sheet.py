@@ -213,3 +213,38 @@ def _summary(state: EkidenState | None, lang: str, width: float) -> Flowable:
         )
     )
     return table
+
+
+# --- the rule cards' numbers and tables (aids.print.cards), from the same seed as the engine ---
+
+
+def card_values() -> dict[str, str]:
+    d = load()
+    return {
+        "teams_min": str(d.min_teams),
+        "teams_max": str(d.max_teams),
+        "legs": str(d.legs),
+        "runners": str(d.runners),
+        "power_min": str(d.power[0]),
+        "power_max": str(d.power[1]),
+    }
+
+
+def card_table(table: str, lang: str) -> list[list[str]]:
+    """``skills``: each skill and its modifier; ``rank_labels``: the leg ranks given out."""
+    d = load()
+    if table == "rank_labels":
+        head = [t("ekiden.cards.teams", lang), t("ekiden.cards.ranks", lang)]
+        rows = [[str(n), " · ".join(map(str, d.rank_labels[n]))] for n in sorted(d.rank_labels)]
+        return [head, *rows]
+    values = {
+        "outbound": d.outbound_bonus, "return": d.return_bonus, "anchor": d.anchor_bonus,
+        "leg": d.anchor_leg, "front": d.front_runner_bonus, "commander": d.commander_next_leg,
+        "first": d.outbound[0], "last_out": d.outbound[-1], "first_back": d.return_legs[0],
+        "last": d.return_legs[-1],
+    }  # fmt: skip
+    head = [t("ekiden.cards.skill", lang), t("ekiden.cards.effect", lang)]
+    from aids.games.ekiden.model import SKILLS
+
+    return [head, *([skill_name(s, lang), t(f"ekiden.cards.effect_{s}", lang, **values)]
+                    for s in SKILLS)]  # fmt: skip

@@ -238,9 +238,11 @@ def build_pdf(
     size: tuple[float, float],
     lang: str,
     author: str,
+    extra_templates: Sequence[PageTemplate] = (),
 ) -> bytes:
     """One document: the header on every page, ``story`` in the frame below it. ``size`` is
-    the first page's; ``turn_to`` in the story turns later pages (the same paper)."""
+    the first page's; ``turn_to`` in the story turns later pages (the same paper);
+    ``extra_templates`` are other page layouts the story may turn to (the rule cards)."""
     font = register()
     layout = header_layout(size, header)
     buffer = io.BytesIO()
@@ -265,6 +267,7 @@ def build_pdf(
             _template(orientation, size, header)
             for orientation in sorted(ORIENTATIONS, key=lambda o: o != first)
         ]
+        + list(extra_templates)
     )
     doc.build(list(story))
     return buffer.getvalue()

@@ -918,3 +918,34 @@ def _totals(state: GnState, lang: str) -> str:
     held = engine.balance(state.ledger, HELD)
     bank = -engine.balance(state.ledger, BANK)  # what the bank has paid out, net
     return t("gn.sheet.totals", lang, stables=money(stables), held=money(held), bank=money(bank))
+
+
+# --- the rule cards' numbers and tables (aids.print.cards), from the same seed as the engine ---
+
+
+def card_values() -> dict[str, str]:
+    d = load()
+    return {
+        "start_cash": money(d.start_cash),
+        "blind_max": money(d.blind_max),
+        "prizes": " / ".join(money(p) for p in d.prizes),
+        "stables_min": str(d.min_stables),
+        "stables_max": str(d.max_stables),
+        "speed_min": str(d.speed[0]),
+        "speed_max": str(d.speed[1]),
+        "handicap_max": str(d.handicap[1]),
+    }
+
+
+def card_table(table: str, lang: str) -> list[list[str]]:
+    """``odds``: Win and Show by reserve price; ``going``: each going's grid top;
+    ``prizes``: prize money by place."""
+    d = load()
+    if table == "going":
+        return [[t("gn.cards.going", lang), t("gn.cards.top", lang)],
+                *([t(f"gn.going.{g}", lang), str(d.top(g))] for g in d.goings)]  # fmt: skip
+    if table == "prizes":
+        return [[t("gn.cards.place", lang), t("gn.cards.prize", lang)],
+                *([str(i + 1), money(p)] for i, p in enumerate(d.prizes))]  # fmt: skip
+    head = [t("gn.ui.price", lang), t("gn.kind.win", lang), t("gn.kind.show", lang)]
+    return [head, *([money(p), d.odds[p][0].text(), d.odds[p][1].text()] for p in d.prices)]

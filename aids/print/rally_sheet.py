@@ -514,3 +514,34 @@ def _notes(lang: str, width: float, height: float) -> Table:
     ]
     table.setStyle(TableStyle(style))
     return table
+
+
+# --- the rule cards' numbers and tables (aids.print.cards), from the same seed as the engine ---
+
+
+def card_values() -> dict[str, str]:
+    d = load()
+    return {
+        "players_min": str(d.min_players),
+        "players_max": str(d.max_players),
+        "deck": str(d.total),
+        "team_points": "/".join(map(str, d.points)),
+        "police_turns": str(d.police_turns),
+    }
+
+
+def card_table(table: str, lang: str) -> list[list[str]]:
+    """``deck``: every card and how many; ``statuses``: each attack and what ends it;
+    ``team_points``: points by place."""
+    d = load()
+    if table == "team_points":
+        return [[t("rally.sheet.place", lang), *map(str, range(1, len(d.points) + 1))],
+                [t("rally.sheet.points", lang), *map(str, d.points)]]  # fmt: skip
+    if table == "statuses":
+        ends = {c.removes: c.key for c in d.cards if c.kind == "defence"}
+        head = [t("rally.card_table.attack", lang), t("rally.card_table.ended_by", lang)]
+        return [head, *([card_name(c.key, lang), card_name(ends[c.key], lang) if c.key in ends
+                         else t("rally.card_table.nothing", lang)]
+                        for c in d.cards if c.kind == "attack")]  # fmt: skip
+    head = [t("rally.card_table.card", lang), t("rally.card_table.count", lang)]
+    return [head, *([card_name(c.key, lang), str(c.count)] for c in d.cards)]
