@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from aids import registry
 from aids.core import inputs
@@ -66,6 +67,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     prn.set_defaults(run=_print)
 
+    crd = sub.add_parser("cards", help="the rule cards (A6 4-up) or the one-page summary")
+    crd.add_argument("game", choices=kinds)
+    crd.add_argument("--format", choices=["cards", "summary"], default="cards")
+    crd.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
+    crd.add_argument("--table", help="a table's public id: the QR codes open its viewer link")
+    crd.add_argument("--base-url", help="URL phones use to reach the tracker (AIDS_PUBLIC_URL)")
+    crd.add_argument("--out", type=Path, help="output folder (default: output/)")
+    crd.set_defaults(run=_cards)
+    pack = sub.add_parser("pack", help="a table's game-night PDF: its sheets and rule cards")
+    pack.add_argument("game", choices=kinds)
+    pack.add_argument("--table", help="public id of a table (omit for blank sheets)")
+    pack.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
+    pack.add_argument("--paper", choices=["a4", "letter", "a3"], default="a4")
+    pack.add_argument("--base-url", help="URL phones use to reach the tracker (AIDS_PUBLIC_URL)")
+    pack.add_argument("--out", type=Path, help="output folder (default: output/)")
+    pack.set_defaults(run=_pack)
     new = sub.add_parser("new", help="create a table and print its links")
     new.add_argument("game", choices=kinds)
     new.add_argument("--title", required=True)
@@ -198,6 +215,55 @@ def _print(args: argparse.Namespace, lang: str) -> int:
         )
         _write(path, pdf)
         print(path)
+    return 0
+
+
+def _out_dir(args: argparse.Namespace) -> Path:
+    out_dir: Path = args.out or OUTPUT
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InvalidAction("output/folder", path=str(out_dir))
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidAction("output/file", path=str(out_dir), detail=_why(exc)) from None
+    return out_dir
+
+
+def _table_snapshot(args: argparse.Namespace) -> Any:
+    if not args.table:
+        return None
+    snapshot = open_service().snapshot(args.table, VIEWER)  # printed matter is public
+    if snapshot.info.kind != args.game:
+        raise InvalidAction("table/wrong_game", kind=snapshot.info.kind)
+    return snapshot
+
+
+def _cards(args: argparse.Namespace, lang: str) -> int:
+    from aids.print.pack import render_cards, render_summary
+
+    entry, base, snapshot = registry.entry(args.game), _base(args.base_url, lang), None
+    snapshot = _table_snapshot(args)
+    langs = list(LANGS) if args.sheet_lang == "both" else [args.sheet_lang]
+    render = render_cards if args.format == "cards" else render_summary
+    pdf = render(entry.game, registry.sheet_module(args.game), snapshot, base, langs)
+    path = _out_dir(args) / f"{args.game}-{args.format}-{args.sheet_lang}.pdf"
+    _write(path, pdf)
+    print(path)
+    return 0
+
+
+def _pack(args: argparse.Namespace, lang: str) -> int:
+    from aids.print.pack import render_pack
+
+    entry, base = registry.entry(args.game), _base(args.base_url, lang)
+    snapshot = _table_snapshot(args)
+    langs = list(LANGS) if args.sheet_lang == "both" else [args.sheet_lang]
+    pdf = render_pack(entry.game, registry.sheet_module(args.game), snapshot, base, langs,
+                      args.paper)  # fmt: skip
+    tag = snapshot.info.public_id[:8] if snapshot is not None else "blank"
+    path = _out_dir(args) / f"{args.game}-pack-{tag}-{args.sheet_lang}-{args.paper}.pdf"
+    _write(path, pdf)
+    print(path)
     return 0
 
 

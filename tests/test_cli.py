@@ -403,3 +403,22 @@ def test_seat_links_are_refused_for_a_blank_sheet(tmp_path: Path) -> None:
     out = aids("--lang", "en", "print", "gn", "--seat-links", db=tmp_path / "a.sqlite3",
                check=False)  # fmt: skip
     assert out.returncode == 2 and "table/seat_links" in out.stderr
+
+
+def test_aids_cards_and_aids_pack_write_their_pdfs(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    db = tmp_path / "a.sqlite3"
+    pid, _ = links(aids("new", "gn", "--title", "Aintree", "--player", "Aki", "--player",
+                        "Ben", db=db).stdout)  # fmt: skip
+    out = aids("cards", "gn", "--out", str(tmp_path), db=db)
+    cards_pdf = Path(out.stdout.strip())
+    assert cards_pdf.name == "gn-cards-both.pdf" and cards_pdf.read_bytes().startswith(b"%PDF")
+    out = aids("cards", "gn", "--format", "summary", "--sheet-lang", "ja", "--out",
+               str(tmp_path), db=db)  # fmt: skip
+    assert len(PdfReader(Path(out.stdout.strip())).pages) == 1
+    out = aids("pack", "gn", "--table", pid, "--paper", "a3", "--out", str(tmp_path), db=db)
+    pack = PdfReader(Path(out.stdout.strip()))
+    sizes = {tuple(round(float(v)) for v in page.mediabox[2:]) for page in pack.pages}
+    assert (842, 1191) in sizes and (595, 842) in sizes  # A3 sheets, A4 cards
+    assert "key=" not in "".join(page.extract_text() for page in pack.pages)

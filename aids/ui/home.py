@@ -40,9 +40,11 @@ def render() -> None:
 def _create_form() -> None:
     current = lang()  # bound now: AppTest calls format_func outside the script run
     kinds = list(registry.entries())
+    wanted = st.query_params.get("game")  # a rule card's QR code names its game
     kind = st.selectbox(
         tr("table.game"),
         options=kinds,
+        index=kinds.index(wanted) if wanted in kinds else 0,
         format_func=lambda k: t(f"{k}.name", current),
         key="new_game",
     )

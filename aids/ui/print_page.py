@@ -18,6 +18,13 @@ def _blank_pdf(kind: str, base: str, sheet_lang: str, paper: str) -> bytes:
     return render_sheet(registry.sheet_module(kind), entry.game, None, base, sheet_lang, paper)
 
 
+def _cards_pdf(kind: str, base: str, langs: tuple[str, ...], summary: bool) -> bytes:
+    from aids.print.pack import render_cards, render_summary
+
+    render = render_summary if summary else render_cards
+    return render(registry.entry(kind).game, registry.sheet_module(kind), None, base, langs)
+
+
 def render() -> None:
     page_header().title(tr("table.print_title"))
     st.caption(tr("table.print_hint"))
@@ -34,4 +41,22 @@ def render() -> None:
                 on_click="ignore",
                 key=f"blank_{kind}_{sheet_lang}",
             )
+        both = ("ja", "en")
+        cards_col, summary_col = st.columns(2)
+        cards_col.download_button(
+            tr("table.download_cards"),
+            data=partial(_cards_pdf, kind, base, both, False),
+            file_name=f"{kind}-cards-ja-en.pdf",
+            mime="application/pdf",
+            on_click="ignore",
+            key=f"cards_{kind}",
+        )
+        summary_col.download_button(
+            tr("table.download_summary"),
+            data=partial(_cards_pdf, kind, base, both, True),
+            file_name=f"{kind}-summary-ja-en.pdf",
+            mime="application/pdf",
+            on_click="ignore",
+            key=f"summary_{kind}",
+        )
     st.caption(tr("table.print_qr_note", url=base))

@@ -14,6 +14,7 @@ from aids import registry
 from aids.core.links import referee_url, viewer_url
 from aids.games.base import VIEWER, Role
 from aids.print.frame import render_sheet
+from aids.print.pack import render_pack
 from aids.ui.common import base_url, esc, lang, paper_choice, run_write, service, tr
 
 if TYPE_CHECKING:
@@ -110,6 +111,21 @@ def share(ctx: TableContext) -> None:
             mime="application/pdf",
             on_click="ignore",
             key="download_sheet",
+        )
+        text_col.download_button(
+            tr("table.download_pack"),
+            data=lambda: render_pack(
+                ctx.game,
+                registry.sheet_module(kind),
+                service().snapshot(pid, VIEWER),
+                base_url(),
+                (current, "en" if current == "ja" else "ja"),
+                paper,
+            ),
+            file_name=f"{kind}-pack-{current}-{paper}.pdf",
+            mime="application/pdf",
+            on_click="ignore",
+            key="download_pack",
         )
         text_col.download_button(
             tr("table.export_json"),

@@ -1,0 +1,180 @@
+"""The rule cards and the print pack, rendered and read back: every card of every game in both
+languages, its QR code, its key terms, its fit inside the card, the numbers from seeds/, and
+output that is the same bytes every time."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from functools import cache
+
+import pypdfium2 as pdfium
+import pytest
+import zxingcpp
+from pypdf import PdfReader, PdfWriter
+
+from aids.core.links import game_url, viewer_url
+from aids.games.base import Role
+from aids.print import cards
+from aids.print.pack import render_cards, render_pack, render_summary
+from aids.registry import BUILT_IN, engines, entry, sheet_module
+from aids.store.sqlite import SqliteStore
+from aids.tables import Snapshot, TableService
+from tests.print.pdf_layout import Box, texts
+
+BASE = "http://192.168.10.5:8501"
+KINDS = [e.kind for e in BUILT_IN]
+# a key term of each game's cards, in each language (the words the page and sheets use too)
+TERMS = {
+    "derby": {"ja": "柵", "en": "fence"},
+    "ekiden": {"ja": "区間順位", "en": "leg rank"},
+    "rally": {"ja": "渋滞", "en": "jam"},
+    "gn": {"ja": "単勝", "en": "Win"},
+}
+
+
+@cache
+def card_pdf(kind: str, langs: tuple[str, ...]) -> bytes:
+    return render_cards(entry(kind).game, sheet_module(kind), None, BASE, langs)
+
+
+def pages(pdf: bytes) -> list[bytes]:
+    """Each page as a PDF of its own (the layout readers look at a first page)."""
+    reader = PdfReader(io.BytesIO(pdf))
+    out = []
+    for page in reader.pages:
+        writer = PdfWriter()
+        writer.add_page(page)
+        buffer = io.BytesIO()
+        writer.write(buffer)
+        out.append(buffer.getvalue())
+    return out
+
+
+def page_text(pdf: bytes) -> str:
+    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def qr_codes(pdf: bytes, page: int) -> list[str]:
+    document = pdfium.PdfDocument(pdf)
+    try:
+        image = document[page].render(scale=220 / 72).to_pil()
+    finally:
+        document.close()
+    return [r.text for r in zxingcpp.read_barcodes(image)]
+
+
+def card_count(kind: str, lang: str) -> int:
+    game = entry(kind).game
+    return len(cards.cards(game, sheet_module(kind), lang, "x", "x"))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_game_has_its_cards_in_both_languages(kind: str) -> None:
+    for lang in ("ja", "en"):
+        text = cards.load_cards(kind, lang)
+        assert len(text.cards) == 4 and text.title
+    assert card_count(kind, "ja") == card_count(kind, "en") >= 5  # + the rulings
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_cards_name_the_games_key_terms(kind: str, lang: str) -> None:
+    text = page_text(card_pdf(kind, (lang,)))
+    assert TERMS[kind][lang] in text
+    assert "{" not in text  # every placeholder filled from seeds
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_both_languages_sit_side_by_side_four_to_a_page(kind: str) -> None:
+    pdf = card_pdf(kind, ("ja", "en"))
+    count = card_count(kind, "ja")
+    assert len(PdfReader(io.BytesIO(pdf)).pages) == -(-2 * count // 4)
+    first = pages(pdf)[0]
+    found = texts(first)
+    left = " ".join(t.text for t in found if t.box.x1 <= cards.CARD_W + 1)
+    right = " ".join(t.text for t in found if t.box.x0 >= cards.CARD_W - 1)
+    assert re.search("[ぁ-んァ-ン一-龥]", left) and re.search("[A-Za-z]{4}", right)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_cards_qr_opens_the_game_on_the_tracker(kind: str) -> None:
+    pdf = card_pdf(kind, ("ja", "en"))
+    wanted = {game_url(BASE, kind, "ja"), game_url(BASE, kind, "en")}
+    codes = qr_codes(pdf, 0)
+    assert len(codes) == 4 and set(codes) == wanted
+    text = page_text(pdf)
+    assert game_url(BASE, kind, "en") in text.replace("\n", "")  # the link, printed under it
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_card_runs_past_its_cut_lines_or_shrinks_below_6_pt(kind: str) -> None:
+    quarters = [
+        Box(x * cards.CARD_W, y * cards.CARD_H, (x + 1) * cards.CARD_W, (y + 1) * cards.CARD_H)
+        for x in (0, 1)
+        for y in (0, 1)
+    ]
+    for number, page in enumerate(pages(card_pdf(kind, ("ja", "en")))):
+        for text in texts(page):
+            assert any(text.box.inside(q, tol=0.5) for q in quarters), (number, text)
+            assert text.size >= 6, (number, text.text, text.size)
+
+
+def test_the_numbers_on_the_cards_come_from_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from aids.games.grand_national import data
+
+    real = data.load()
+    changed = type(real)(**{**{f: getattr(real, f) for f in real.__dataclass_fields__},
+                            "blind_max": 12345})  # fmt: skip
+    monkeypatch.setattr("aids.print.gn_sheet.load", lambda: changed)
+    pdf = render_cards(entry("gn").game, sheet_module("gn"), None, BASE, ("en",))
+    assert "$12,345" in page_text(pdf)
+
+
+def test_the_same_cards_print_the_same_bytes() -> None:
+    one = render_cards(entry("rally").game, sheet_module("rally"), None, BASE, ("ja", "en"))
+    two = render_cards(entry("rally").game, sheet_module("rally"), None, BASE, ("ja", "en"))
+    assert hashlib.sha256(one).hexdigest() == hashlib.sha256(two).hexdigest()
+
+
+def test_the_japanese_font_is_embedded_as_a_subset() -> None:
+    pdf = card_pdf("ekiden", ("ja",))
+    fonts = set()
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        for font in page["/Resources"]["/Font"].values():
+            fonts.add(str(font.get_object()["/BaseFont"]))
+    assert fonts and all(re.match(r"^/[A-Z]{6}\+", f) for f in fonts), fonts
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_one_page_summary_holds_the_whole_game_per_language(kind: str) -> None:
+    pdf = render_summary(entry(kind).game, sheet_module(kind), None, BASE, ("ja", "en"))
+    split = pages(pdf)
+    assert len(split) == 2
+    for page, lang in zip(split, ("ja", "en"), strict=True):
+        assert TERMS[kind][lang] in page_text(page)
+        for text in texts(page):
+            assert text.size >= 5, text
+
+
+def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[TableService, Snapshot]:
+    service = TableService(SqliteStore(tmp_path_factory.mktemp("pack") / "p.sqlite3"), engines())
+    game = service.game("rally")
+    setup = game.setup_to_dict(game.default_setup(["あき", "Ben", "Chie", "Dai", "Emi"], "ja"))
+    info, _ = service.create("rally", "金曜ラリー", setup)
+    return service, service.snapshot(info.public_id, Role("viewer"))
+
+
+def test_the_pack_holds_the_tables_sheets_then_its_cards(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    _, snapshot = table(tmp_path_factory)
+    pdf = render_pack(entry("rally").game, sheet_module("rally"), snapshot, BASE, ("ja", "en"))
+    reader = PdfReader(io.BytesIO(pdf))
+    count = len(reader.pages)
+    link = viewer_url(BASE, snapshot.info.public_id, "ja")
+    assert qr_codes(pdf, 0) == [link]  # the first car's log sheet
+    assert link in qr_codes(pdf, count - 1)  # the cards open this table, not the game
+    assert "key=" not in page_text(pdf)
+    assert count >= 5 + -(-2 * card_count("rally", "ja") // 4)
