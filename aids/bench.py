@@ -33,6 +33,10 @@ TARGET_RECORD_MS = 5.0
 TARGET_RECORD_RATIO = 1.5  # to a bare FULL-sync insert of the same row
 TARGET_SHEET_MS = 150.0
 TARGET_REACH_MS = 2.0  # the rally's reachable towns and proposal, per query
+TARGET_PACK_WARM_S = 0.5  # a 5-player table's print pack, both languages
+TARGET_PACK_COLD_S = 1.5
+TARGET_PACK_MB = 3.0
+PACK_PLAYERS = ["Aki", "Ben", "Chie", "Dai", "Emi"]
 
 
 def _race(seed: int = 7) -> tuple[DerbySetup, list[Action]]:
@@ -242,6 +246,67 @@ def bench_reachable(queries: int = 2000, seed: int = 3) -> dict[str, float]:
     }
 
 
+def _pack_table(folder: Path, kind: str) -> tuple[Any, Any]:
+    """A 5-player table of ``kind`` on a fresh store, as a viewer sees it."""
+    from aids.registry import entry
+
+    service = TableService(SqliteStore(folder / f"pack-{kind}.sqlite3"), engines())
+    game = entry(kind).game
+    seats = min(len(PACK_PLAYERS), game.info.seats[1])
+    setup = game.setup_to_dict(game.default_setup(PACK_PLAYERS[:seats], "ja"))
+    info, _ = service.create(kind, "Bench", setup)
+    return game, service.snapshot(info.public_id)
+
+
+COLD_PACK = """
+import sys, time
+start = time.perf_counter()
+from aids.registry import entry, sheet_module
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+from aids.registry import engines
+from aids.print.pack import render_pack
+service = TableService(SqliteStore(sys.argv[1]), engines())
+snapshot = service.snapshot(sys.argv[2])
+render_pack(entry(sys.argv[3]).game, sheet_module(sys.argv[3]), snapshot,
+            "http://192.168.1.20:8501", ("ja", "en"))
+print(time.perf_counter() - start)
+"""
+
+
+def bench_pack(folder: Path) -> dict[str, float]:
+    """Each game's print pack (its sheets and rule cards in ja and en) for a 5-player table:
+    warm (best of 3 in this process), cold (a fresh process: imports, fonts, the first
+    layout), and its size."""
+    import subprocess
+    import sys
+
+    from aids.print.pack import render_pack
+    from aids.registry import BUILT_IN, sheet_module
+
+    out: dict[str, float] = {}
+    for entry_ in BUILT_IN:
+        kind = entry_.kind
+        game, snapshot = _pack_table(folder, kind)
+        sheet = sheet_module(kind)
+
+        def build(game: Any = game, snapshot: Any = snapshot, sheet: Any = sheet) -> bytes:
+            return bytes(render_pack(game, sheet, snapshot, "http://192.168.1.20:8501",
+                                     ("ja", "en")))  # fmt: skip
+
+        size = len(build())
+        warm = _best_of(build, 3)
+        db = folder / f"pack-{kind}.sqlite3"
+        cold = subprocess.run(
+            [sys.executable, "-c", COLD_PACK, str(db), snapshot.info.public_id, kind],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        out[f"{kind}_warm_s"] = warm
+        out[f"{kind}_cold_s"] = float(cold.stdout.strip().splitlines()[-1])
+        out[f"{kind}_mb"] = size / 1e6
+    return out
+
+
 def run() -> dict[str, dict[str, float]]:
     # On the data folder's disk, not a RAM-backed /tmp: fsync must cost what it costs there.
     data_dir().mkdir(parents=True, exist_ok=True)
@@ -251,6 +316,7 @@ def run() -> dict[str, dict[str, float]]:
             "record": bench_record(Path(tmp)),
             "sheet": bench_sheet(),
             "reachable": bench_reachable(),
+            "pack": bench_pack(Path(tmp)),
         }
     r, w, s, m = results["replay"], results["record"], results["sheet"], results["reachable"]
     print("benchmark                    measured        target     ratio (same run)")
@@ -275,6 +341,13 @@ def run() -> dict[str, dict[str, float]]:
         f"      {m['ratio_to_dijkstra']:6.2f}× a plain Dijkstra, no jams"
         f" ({m['dijkstra_ms']:.3f} ms; {m['towns']:.0f} towns)"
     )
+    p = results["pack"]
+    for kind in sorted({k.split("_")[0] for k in p}):
+        print(
+            f"{kind + ' print pack (ja+en)':<26} {p[f'{kind}_warm_s']:8.3f} s warm  "
+            f"<= {TARGET_PACK_WARM_S} s; cold {p[f'{kind}_cold_s']:.2f} s"
+            f" <= {TARGET_PACK_COLD_S} s; {p[f'{kind}_mb']:.2f} MB <= {TARGET_PACK_MB:.0f} MB"
+        )
     print(
         "target met: "
         f"replay {r['us_per_action'] / TARGET_REPLAY_US:.2f}, "
