@@ -196,6 +196,8 @@ def controls(ctx: TableContext) -> None:
         _blind(ctx)
     elif not ctx.role.is_referee and state.phase != "market":
         st.caption(tr("gn.ui.referee_records"))
+        if state.phase == "race" and ctx.role.seat is not None:
+            _pull_up_own(ctx, ctx.role.seat)
     elif state.phase == "going":
         _chance(
             ctx,
@@ -352,7 +354,9 @@ def _market(ctx: TableContext) -> None:
                     f"{t(f'gn.kind.{k}', ctx.lang)} {(win if k == 'win' else show).text()}"
                 ),
             )
-            cap = max(0, engine.available(state, who))
+            # the referee's limit never hints at a sealed blind stake
+            own = role == Role.seat_of(who)
+            cap = max(0, engine.available(state, who) if own else engine.entry_limit(state, who))
             st.number_input(
                 tr("gn.ui.stake_cash", cash=money(cap)),
                 min_value=0,
@@ -481,7 +485,7 @@ def _race(ctx: TableContext) -> None:
             )
             row.button(tr("gn.ui.boxed_go"), key="boxed_go", on_click=ctx.write(Boxed(horse)))
     latest = ctx.latest
-    if latest is not None and isinstance(latest.action, Move | Card):
+    if latest is not None and isinstance(latest.action, Move):  # a card's draw is entered once
         moved = latest.action.horse
         if moved < state.horses and state.status[moved] == "running":
             deck = engine.deck_for(state, moved)
@@ -530,9 +534,14 @@ def _cards(ctx: TableContext) -> None:
                 key=f"cv_{seq}",
             )
         if effect == "advance":
-            st.number_input(
+            short_col, lane_col = st.columns(2)
+            short_col.number_input(
                 tr("gn.ui.moved_short"), min_value=0, max_value=20, value=None, key=f"cm_{seq}"
             )
+            lane_col.number_input(
+                tr("gn.ui.lane_after"), min_value=1, max_value=state.setup.track.lanes,
+                value=None, key=f"cl_{seq}",
+            )  # fmt: skip
 
         def card() -> Card:
             get = st.session_state.get
@@ -543,8 +552,13 @@ def _cards(ctx: TableContext) -> None:
                 else 0
             )
             short = get(f"cm_{seq}") if e == "advance" else None
+            lane = get(f"cl_{seq}") if e == "advance" else None
             return Card(
-                int(get(f"ch_{seq}", horse)), e, value, None, None if short is None else int(short)
+                int(get(f"ch_{seq}", horse)),
+                e,
+                value,
+                None if lane is None else int(lane),
+                None if short is None else int(short),
             )
 
         row = st.container(horizontal=True)
@@ -554,6 +568,23 @@ def _cards(ctx: TableContext) -> None:
             key="pull_go",
             on_click=ctx.write_from(lambda: PullUp(int(st.session_state.get(f"ch_{seq}", horse)))),
         )
+
+
+def _pull_up_own(ctx: TableContext, seat: int) -> None:
+    """An owner may pull up one of its own horses at any time, from its own link."""
+    state: GnState = ctx.state
+    mine = [h for h in engine.running(state) if state.owner(h) == seat]
+    if not mine:
+        return
+    with st.expander(tr("gn.ui.pull_up_own")):
+        key = f"po_{ctx.snapshot.seq}"
+        st.selectbox(tr("gn.ui.horse"), options=mine,
+                     format_func=lambda h: horse_label(state, h), key=key)  # fmt: skip
+
+        def pull() -> PullUp:
+            return PullUp(int(st.session_state.get(key, mine[0])))
+
+        st.button(tr("gn.ui.pull_up_go"), key="pull_own_go", on_click=ctx.write_from(pull))
 
 
 def board(ctx: TableContext) -> None:

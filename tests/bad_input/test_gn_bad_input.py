@@ -43,8 +43,8 @@ GN_BAD_MARKET: list[Case] = [
                             "stake": 5}, "gn/bet_kind"),
     case("bet stake 0", {"type": "bet", "seat": 0, "horse": 0, "kind": "win", "stake": 0},
          "gn/stake"),
-    case("bet more than cash", {"type": "bet", "seat": 2, "horse": 0, "kind": "win",
-                                "stake": 80001}, "gn/cash"),
+    case("bet more than cash (by the referee's key)", {"type": "bet", "seat": 2, "horse": 0,
+         "kind": "win", "stake": 80001}, "gn/cash_sealed"),
     case("bet on horse 12", {"type": "bet", "seat": 0, "horse": 12, "kind": "win",
                              "stake": 5}, "gn/horse"),
     case("bet by seat 7", {"type": "bet", "seat": 7, "horse": 0, "kind": "win", "stake": 5},
@@ -68,6 +68,8 @@ GN_BAD_MARKET: list[Case] = [
     case("card effect unknown", {"type": "card", "horse": 0, "effect": "teleport"},
          "gn/effect"),
     case("card value str", {"type": "card", "horse": 0, "effect": "advance", "value": "3"},
+         "gn/malformed"),
+    case("card value null", {"type": "card", "horse": 0, "effect": "advance", "value": None},
          "gn/malformed"),
 ]  # fmt: skip
 

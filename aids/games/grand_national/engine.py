@@ -107,6 +107,18 @@ def available(state: GnState, seat: int) -> int:
     return cash(state, seat) - (0 if state.settled else held)
 
 
+def entry_limit(state: GnState, seat: int) -> int:
+    """The most someone else (the referee) may stake for ``seat``: its cash, less the blind
+    bet's maximum while a blind bet is sealed — the real stake must not show through."""
+    sealed = state.blind[seat] is not None and not state.settled
+    return max(0, cash(state, seat) - (load().blind_max if sealed else 0))
+
+
+def check_bet_for_another(state: GnState, action: Bet) -> None:
+    if 0 <= action.seat < state.seats and action.stake > entry_limit(state, action.seat):
+        raise RuleViolation("gn/cash_sealed", most=f"{entry_limit(state, action.seat):,}")
+
+
 # --- who moves ---------------------------------------------------------------------------------
 
 
@@ -288,7 +300,7 @@ def _spin(state: GnState, action: Spin) -> GnState:
     if all(s.colour != action.colour for s in state.setup.stables):
         raise InvalidAction("gn/colour_not_in_play", colour=action.colour[:20])
     group = tuple(s * load().horses + state.cap for s in _ring_from(state, action.colour))
-    return _skip_lost_turns(replace(state, group=group))
+    return _maybe_over(_advance_turn(replace(state, group=group)))
 
 
 def _turn(state: GnState, action: Move | Boxed) -> GnState:
@@ -407,8 +419,8 @@ def _finishes(state: GnState) -> GnState:
 
 
 def _pulled_up(state: GnState) -> GnState:
-    """Out of speed points, or lapped by the leader: pulled up."""
-    lead = max((state.distance[h] for h in running(state)), default=0)
+    """Out of speed points, or lapped by the leader (a horse that has just finished too)."""
+    lead = max((state.distance[h] for h in (*running(state), *state.placed)), default=0)
     status = state.status
     for h in running(state):
         if state.speed_left(h) <= 0 or lead - state.distance[h] >= state.setup.track.lap:
@@ -447,24 +459,33 @@ def _skip_lost_turns(state: GnState) -> GnState:
         state = replace(state, moved=state.moved | {h}, lose_turn=state.lose_turn - {h})
 
 
+def _has_runner(state: GnState, cap: int) -> bool:
+    """Some stable's horse of this cap is still running."""
+    return any(state.status[s * load().horses + cap] == "running" for s in range(state.seats))
+
+
 def _advance_turn(state: GnState) -> GnState:
-    """On to the next cap's group, or the next round, once every horse due has moved."""
+    """On to the next cap's group, or the next round, once every horse due has moved. A cap
+    with no horse left running is passed over (no spin for it)."""
     if state.phase != "race":
         return state
     state = _skip_lost_turns(state)
     if next_horse(state) is not None or needs_spin(state):
         return state
-    if state.setup.order == "caps" and state.cap < load().horses - 1:
-        cap = state.cap + 1
-        nxt = replace(state, cap=cap, group=())
-        if state.round == 1:
-            nxt = replace(nxt, group=_first_round_group(state, cap))
-        return _advance_turn(nxt)
+    if state.setup.order == "caps" or state.round == 1:  # the first turn goes by caps too
+        for cap in range(state.cap + 1, load().horses):
+            if state.round == 1:
+                return _advance_turn(replace(state, cap=cap, group=_first_round_group(state, cap)))
+            if _has_runner(state, cap):
+                return replace(state, cap=cap, group=())  # the spinner for this cap's horses
     # the round is over
     if state.setup.too_free == "round_end":
         state = _too_free(state)
     nxt = replace(state, round=state.round + 1, cap=0, group=(), moved=frozenset())
-    return _skip_lost_turns(nxt) if state.setup.order == "position" else nxt
+    if nxt.setup.order == "caps":
+        first = next((c for c in range(load().horses) if _has_runner(nxt, c)), 0)
+        return replace(nxt, cap=first)
+    return _skip_lost_turns(nxt)
 
 
 def _maybe_over(state: GnState) -> GnState:

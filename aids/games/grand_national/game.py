@@ -100,6 +100,8 @@ class GrandNational(Game[GnSetup, GnState, Action]):
         if actor == CHANCE or not self.may_act(state, action, actor):
             expected = self.actor_of(action)
             raise Forbidden("table/wrong_actor", actor=str(actor), expected=str(expected))
+        if isinstance(action, Bet) and actor != Role.seat_of(action.seat):
+            engine.check_bet_for_another(state, action)  # never a hint of a sealed stake
         return engine.apply(state, action)
 
     def outcome(self, state: GnState) -> Outcome | None:

@@ -421,7 +421,9 @@ def action_from_dict(raw: object) -> Action:
             raise InvalidAction("gn/effect", effect=inputs.shown(effect))
         value = data.get("value", 0)
         lane, moved = data.get("lane"), data.get("moved")
-        for name, v in (("value", value), ("lane", lane), ("moved", moved)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidAction("gn/malformed", field="value")
+        for name, v in (("lane", lane), ("moved", moved)):
             if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
                 raise InvalidAction("gn/malformed", field=name)
         return Card(_int(data, "horse"), str(effect), value, lane, moved)

@@ -24,6 +24,8 @@ def gn_invariants(state: GnState) -> None:
         assert state.penalty[h] >= 0
     assert state.moved <= set(range(state.horses))
     assert len(state.placed) <= len(load().prizes) and len(set(state.placed)) == len(state.placed)
+    if state.phase == "race":  # never stuck: a horse is due, or the spinner is
+        assert engine.next_horse(state) is not None or engine.needs_spin(state)
     for seat, bet in enumerate(state.blind):
         if bet is not None and bet is not SEALED and bet.stake:
             assert bet.stake <= load().blind_max and bet.seat == seat

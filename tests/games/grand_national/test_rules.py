@@ -405,3 +405,62 @@ def test_the_ledger_balances_every_transfer_a_line() -> None:
 
 def test_default_prizes_and_blind_limits_come_from_the_seed() -> None:
     assert load().prizes == (250000, 100000, 50000, 30000) and load().blind_max == 10000
+
+
+# --- from review ------------------------------------------------------------------------------
+
+
+def test_variant_position_order_still_runs_the_whole_first_turn_by_caps() -> None:
+    state = to_race(order="position")
+    moved = []
+    while state.round == 1:
+        horse = engine.next_horse(state)
+        assert horse is not None
+        moved.append(horse)
+        state = play(state, first_move(state, horse))
+    assert moved == [0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]
+
+
+def test_a_cap_with_no_horse_left_running_is_passed_over() -> None:
+    state = play(to_race(), PullUp(1), PullUp(5), PullUp(9))  # every black cap out
+    while state.round == 1:
+        state = play(state, first_move(state, engine.next_horse(state) or 0))
+    state = play(state, Spin("red"))
+    for _ in range(3):  # the red caps
+        state = play(state, first_move(state, engine.next_horse(state) or 0))
+    assert engine.needs_spin(state) and state.cap == 2  # straight to the white caps
+
+
+def test_a_spin_for_a_cap_that_all_lose_their_turn_moves_on() -> None:
+    state = to_race()
+    while state.round == 1:
+        state = play(state, first_move(state, engine.next_horse(state) or 0))
+    state = play(state, Card(0, "lose_turn"), Card(4, "lose_turn"), Card(8, "lose_turn"))
+    state = play(state, Spin("red"))
+    assert engine.needs_spin(state) and state.cap == 1  # the red caps' turns are lost
+
+
+def test_a_horse_lapped_by_the_winner_is_pulled_up() -> None:
+    state = to_race()
+    finish = state.setup.track.finish
+    state = placed_at(state, h0=finish - 1, h4=finish - 1 - state.setup.track.lap)
+    state = play(state, Card(0, "advance", 1))
+    assert 0 in state.placed and state.status[4] == "pulled_up"
+
+
+def test_the_referee_never_learns_a_sealed_blind_stake_from_a_bet_limit() -> None:
+    state = engine.initial_state(setup())
+    state = as_role(state, BlindBet(0, 0, "win", 7300), Role.seat_of(0))
+    for seat in (1, 2):
+        state = as_role(state, BlindBet(seat, None, None, 0), Role.seat_of(seat))
+    state = to_market(state)
+    limit = 110000 - 10000  # cash less the blind maximum, whatever the stake
+    with pytest.raises(AidsError) as err:
+        as_role(state, Bet(0, 0, "win", limit + 1), REFEREE)
+    assert err.value.code == "gn/cash_sealed" and "7,300" not in err.value.message("en")
+    assert "102700" not in err.value.message("en") and "102,700" not in err.value.message("en")
+    with pytest.raises(AidsError):  # Ben has no blind stake, yet the same rule holds
+        as_role(state, Bet(1, 0, "win", 140000 - 10000 + 1), REFEREE)
+    assert as_role(state, Bet(0, 0, "win", limit), REFEREE).wagers[-1].stake == limit
+    own = as_role(state, Bet(0, 0, "win", 102700), Role.seat_of(0))  # the player knows
+    assert engine.cash(own, 0) == 110000 - 102700
