@@ -131,6 +131,13 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
         format_func=lambda o: t(f"gn.ui.too_free_{o}", lang),
         key="gn_too_free",
     )
+    spinner = st.multiselect(
+        t("gn.ui.spinner", lang),
+        options=[c.key for c in d.colours],
+        format_func=lambda k: next(c.label(lang) for c in d.colours if c.key == k),
+        key="gn_spinner",
+        help=t("gn.ui.spinner_hint", lang),
+    )
     out = []
     for s, stable in enumerate(stables):
         horses = []
@@ -146,6 +153,7 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
         "bookmaker": int(bookmaker) - 1,
         "order": order,
         "too_free": too_free,
+        "spinner": list(spinner),
         "track": st.session_state.get(TRACK_KEY),
     }
 

@@ -49,6 +49,12 @@ def _odds(raw: object, field: str) -> Odds:
         raise InvalidAction("gn/odds_range", field=field) from None
 
 
+def _colours(raw: object) -> tuple[str, ...]:
+    if not isinstance(raw, list) or len(raw) > 12 or not all(isinstance(c, str) for c in raw):
+        raise InvalidAction("gn/malformed", field="spinner")
+    return tuple(raw)
+
+
 @dataclass(frozen=True, slots=True)
 class Horse:
     """A horse card as dealt: its name, reserve (list) price and handicap mark."""
@@ -80,6 +86,7 @@ class GnSetup:
     track: Track
     order: Order = "caps"
     too_free: TooFree = "any_time"
+    spinner: tuple[str, ...] = ()  # the spinner's colours clockwise; () = the palette's order
 
     def __post_init__(self) -> None:
         d = load()
@@ -93,6 +100,12 @@ class GnSetup:
             raise InvalidAction("gn/bookmaker", count=len(self.stables))
         if self.order not in ("caps", "position"):
             raise InvalidAction("gn/malformed", field="order")
+        if self.spinner and (
+            len(set(self.spinner)) != len(self.spinner)
+            or any(d.colour(c) is None for c in self.spinner)
+            or not set(colours) <= set(self.spinner)
+        ):
+            raise InvalidAction("gn/spinner")
         if self.too_free not in ("any_time", "round_end"):
             raise InvalidAction("gn/malformed", field="too_free")
         for stable in self.stables:
@@ -115,8 +128,8 @@ class GnSetup:
 
     @property
     def ring(self) -> tuple[int, ...]:
-        """Stables in the spinner's clockwise colour order (the palette's order)."""
-        keys = [c.key for c in load().colours]
+        """Stables in the spinner's clockwise colour order (as entered, else the palette's)."""
+        keys = list(self.spinner) or [c.key for c in load().colours]
         return tuple(
             sorted(range(len(self.stables)), key=lambda s: keys.index(self.stables[s].colour))
         )
@@ -137,6 +150,7 @@ class GnSetup:
             "bookmaker": self.bookmaker,
             "order": self.order,
             "too_free": self.too_free,
+            **({"spinner": list(self.spinner)} if self.spinner else {}),
             "track": self.track.to_dict(),
         }
 
@@ -180,6 +194,7 @@ class GnSetup:
             track=track,
             order=data.get("order", "caps"),
             too_free=data.get("too_free", "any_time"),
+            spinner=_colours(data.get("spinner", [])),
         )
 
     @classmethod

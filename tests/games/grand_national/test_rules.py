@@ -24,6 +24,7 @@ from aids.games.grand_national.model import (
     BlindBet,
     Boxed,
     Card,
+    GnSetup,
     GnState,
     Going,
     Horse,
@@ -464,3 +465,15 @@ def test_the_referee_never_learns_a_sealed_blind_stake_from_a_bet_limit() -> Non
     assert as_role(state, Bet(0, 0, "win", limit), REFEREE).wagers[-1].stake == limit
     own = as_role(state, Bet(0, 0, "win", 102700), Role.seat_of(0))  # the player knows
     assert engine.cash(own, 0) == 110000 - 102700
+
+
+def test_ruling_the_referee_enters_the_spinners_own_colour_ring() -> None:
+    ring = ("green", "yellow", "blue", "white", "red", "black")
+    state = engine.initial_state(setup(spinner=ring))
+    state = play(state, *(BlindBet(s, None, None, 0) for s in range(3)), Going("good"))
+    state = play(state, LaneSpin(1, "blue"))
+    assert state.lanes[0] == (1, 0, 2)  # Blue, then Red, then Green round this spinner
+    with pytest.raises(AidsError) as err:
+        setup(spinner=("green", "blue"))  # Red is in play but not on the ring
+    assert err.value.code == "gn/spinner"
+    assert GnSetup.from_dict(setup(spinner=ring).to_dict()).spinner == ring
