@@ -17,27 +17,18 @@ from aids.core.errors import AidsError
 from aids.core.i18n import Lang, t
 from aids.games.base import Role
 from aids.games.grand_national import engine
-from aids.games.grand_national.data import Odds, load
+from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import horse_label, money, stable_label
 from aids.games.grand_national.model import (
-    EFFECTS,
     SEALED,
-    Bet,
     BlindBet,
-    Boxed,
-    Card,
     GnState,
     Going,
     LaneSpin,
-    Move,
-    PullUp,
-    SetHandicap,
-    SetOdds,
     Spin,
-    Start,
 )
 from aids.games.grand_national.track import Track, sample_track
-from aids.ui import gn_board
+from aids.ui import gn_board, gn_market, gn_race
 from aids.ui.common import banner, plain, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import names_with_colours
@@ -205,7 +196,7 @@ def controls(ctx: TableContext) -> None:
     elif not ctx.role.is_referee and state.phase != "market":
         st.caption(tr("gn.ui.referee_records"))
         if state.phase == "race" and ctx.role.seat is not None:
-            _pull_up_own(ctx, ctx.role.seat)
+            gn_race.pull_up_own(ctx, ctx.role.seat)
     elif state.phase == "going":
         _chance(
             ctx,
@@ -226,7 +217,7 @@ def controls(ctx: TableContext) -> None:
             tr("gn.ui.record_lane", lane=lane),
         )
     elif state.phase == "market":
-        _market(ctx)
+        gn_market.market(ctx)
     elif engine.needs_spin(state):
         _chance(
             ctx,
@@ -237,7 +228,7 @@ def controls(ctx: TableContext) -> None:
             tr("gn.ui.record_spin", cap=tr(f"gn.caps.{_cap(state)}")),
         )
     else:
-        _race(ctx)
+        gn_race.race(ctx)
 
 
 def _colours(state: GnState) -> list[str]:
@@ -328,271 +319,6 @@ def _blind(ctx: TableContext) -> None:
         st.button(
             tr("gn.ui.blind_go"), key="blind_go", type="primary", on_click=ctx.write_from(build)
         )
-
-
-def _market(ctx: TableContext) -> None:
-    state: GnState = ctx.state
-    seq = ctx.snapshot.seq
-    role = ctx.role
-    horses = list(range(state.horses))
-
-    def name(h: int) -> str:
-        return horse_label(state, h)
-
-    if role.is_referee or role.seat is not None:
-        seats = list(range(state.seats)) if role.is_referee else [role.seat or 0]
-        with st.container(border=True, key="bet_box"):
-            st.markdown(f"**{plain(tr('gn.ui.bet_title'))}**")
-            who = st.selectbox(
-                tr("gn.ui.stable"),
-                options=seats,
-                format_func=lambda s: stable_label(state, s),
-                key=f"ws_{seq}",
-            )
-            horse = st.selectbox(
-                tr("gn.ui.horse"), options=horses, format_func=name, key=f"wh_{seq}"
-            )
-            win, show = state.odds[horse]
-            kind = st.segmented_control(
-                tr("gn.ui.kind"),
-                options=["win", "show"],
-                default="win",
-                key=f"wk_{seq}",
-                format_func=lambda k: (
-                    f"{t(f'gn.kind.{k}', ctx.lang)} {(win if k == 'win' else show).text()}"
-                ),
-            )
-            # the referee's limit never hints at a sealed blind stake
-            own = role == Role.seat_of(who)
-            cap = max(0, engine.available(state, who) if own else engine.entry_limit(state, who))
-            st.number_input(
-                tr("gn.ui.stake_cash", cash=money(cap)),
-                min_value=0,
-                max_value=cap,
-                value=min(1000, cap),
-                step=500,
-                key=f"wa_{seq}",
-            )
-
-            def bet() -> Bet | None:
-                stake = int(st.session_state.get(f"wa_{seq}") or 0)
-                if stake <= 0:
-                    return None
-                picked = st.session_state.get(f"wk_{seq}") or kind
-                return Bet(
-                    int(st.session_state.get(f"ws_{seq}", who)),
-                    int(st.session_state.get(f"wh_{seq}", horse)),
-                    "show" if picked == "show" else "win",
-                    stake,
-                )
-
-            st.button(
-                tr("gn.ui.bet_go"), key="bet_go", type="primary", on_click=ctx.write_from(bet)
-            )
-    if role.is_referee or role.seat == state.setup.bookmaker:
-        with st.expander(tr("gn.ui.odds_title")):
-            horse = st.selectbox(
-                tr("gn.ui.horse"), options=horses, format_func=name, key=f"oh_{seq}"
-            )
-            win, show = state.odds[horse]
-            cols = st.columns(4)
-            for col, field, value in zip(
-                cols,
-                ("win_n", "win_d", "show_n", "show_d"),
-                (win.num, win.den, show.num, show.den),
-                strict=True,
-            ):
-                col.number_input(
-                    tr(f"gn.ui.{field}"),
-                    min_value=1,
-                    max_value=1000 if field.endswith("_n") else 100,
-                    value=value,
-                    key=f"o{field}_{seq}_{horse}",
-                )
-
-            def odds() -> SetOdds:
-                get = st.session_state.get
-                h = int(get(f"oh_{seq}", horse))
-
-                def part(field: str, value: int) -> int:
-                    return int(get(f"o{field}_{seq}_{h}") or value)
-
-                w, s = state.odds[h]
-                return SetOdds(
-                    h,
-                    Odds(part("win_n", w.num), part("win_d", w.den)),
-                    Odds(part("show_n", s.num), part("show_d", s.den)),
-                )
-
-            st.button(tr("gn.ui.odds_go"), key="odds_go", on_click=ctx.write_from(odds))
-    if role.is_referee:
-        with st.expander(tr("gn.ui.handicap_title")):
-            st.caption(tr("gn.rulings.handicap_entered"))
-            horse = st.selectbox(
-                tr("gn.ui.horse"), options=horses, format_func=name, key=f"hh_{seq}"
-            )
-            low, high = load().handicap
-            st.number_input(
-                tr("gn.ui.handicap"),
-                min_value=low,
-                max_value=high,
-                value=state.handicap[horse],
-                key=f"hm_{seq}_{horse}",
-            )
-
-            def mark() -> SetHandicap:
-                h = int(st.session_state.get(f"hh_{seq}", horse))
-                return SetHandicap(h, int(st.session_state.get(f"hm_{seq}_{h}", state.handicap[h])))
-
-            st.button(tr("gn.ui.handicap_go"), key="handicap_go", on_click=ctx.write_from(mark))
-        st.button(tr("gn.ui.start_go"), key="start_go", type="primary", on_click=ctx.write(Start()))
-
-
-def _race(ctx: TableContext) -> None:
-    state: GnState = ctx.state
-    seq = ctx.snapshot.seq
-    horse = engine.next_horse(state)
-    if horse is not None:
-        handicap, left = state.handicap[horse], state.speed_left(horse)
-        with st.container(border=True, key="move_box"):
-            st.markdown(f"**{plain(tr('gn.ui.move_title', horse=horse_label(state, horse)))}**")
-            st.caption(
-                tr(
-                    "gn.ui.move_hint",
-                    handicap=handicap,
-                    left=left,
-                    low=handicap + 1,
-                    high=handicap + min(8, left),
-                )
-            )
-            fwd_col, lane_col = st.columns(2)
-            fwd_col.number_input(
-                tr("gn.ui.forward"), min_value=0, max_value=40, value=handicap + 1, key=f"mf_{seq}"
-            )
-            lane_col.number_input(
-                tr("gn.ui.lane"),
-                min_value=1,
-                max_value=state.setup.track.lanes,
-                value=state.lane[horse],
-                key=f"ml_{seq}",
-            )
-            st.checkbox(tr("gn.ui.blocked"), key=f"mb_{seq}")
-
-            def move() -> Move:
-                get = st.session_state.get
-                return Move(
-                    horse,
-                    int(get(f"mf_{seq}") or 0),
-                    int(get(f"ml_{seq}") or 1),
-                    bool(get(f"mb_{seq}")),
-                )
-
-            row = st.container(horizontal=True)
-            row.button(
-                tr("gn.ui.move_go"), key="move_go", type="primary", on_click=ctx.write_from(move)
-            )
-            row.button(tr("gn.ui.boxed_go"), key="boxed_go", on_click=ctx.write(Boxed(horse)))
-    latest = ctx.latest
-    if latest is not None and isinstance(latest.action, Move):  # a card's draw is entered once
-        moved = latest.action.horse
-        if moved < state.horses and state.status[moved] == "running":
-            deck = engine.deck_for(state, moved)
-            if deck:
-                st.info(
-                    plain(
-                        tr(
-                            "gn.ui.draw_card",
-                            horse=horse_label(state, moved),
-                            deck=tr(f"gn.deck.{deck}"),
-                        )
-                    )
-                )
-    _cards(ctx)
-
-
-def _cards(ctx: TableContext) -> None:
-    state: GnState = ctx.state
-    seq = ctx.snapshot.seq
-    runners = engine.race_order(state)
-    if not runners:
-        return
-    with st.expander(tr("gn.ui.card_title")):
-        horse = st.selectbox(
-            tr("gn.ui.horse"),
-            options=runners,
-            format_func=lambda h: horse_label(state, h),
-            key=f"ch_{seq}",
-        )
-        effect = st.selectbox(
-            tr("gn.ui.effect"),
-            options=list(EFFECTS),
-            format_func=lambda e: t(f"gn.effects.{e}", ctx.lang),
-            key=f"ce_{seq}",
-        )
-        if effect == "advance":
-            target = engine.advance_target(state, horse)
-            if target is not None and target != horse:
-                st.caption(plain(tr("gn.ui.advance_instead", horse=horse_label(state, target))))
-        if effect in ("advance", "penalty", "handicap", "speed"):
-            st.number_input(
-                tr("gn.ui.value"),
-                min_value=-20,
-                max_value=20,
-                value=3 if effect == "advance" else 1,
-                key=f"cv_{seq}",
-            )
-        if effect == "advance":
-            short_col, lane_col = st.columns(2)
-            short_col.number_input(
-                tr("gn.ui.moved_short"), min_value=0, max_value=20, value=None, key=f"cm_{seq}"
-            )
-            lane_col.number_input(
-                tr("gn.ui.lane_after"), min_value=1, max_value=state.setup.track.lanes,
-                value=None, key=f"cl_{seq}",
-            )  # fmt: skip
-
-        def card() -> Card:
-            get = st.session_state.get
-            e = get(f"ce_{seq}") or effect
-            value = (
-                int(get(f"cv_{seq}") or 0)
-                if e in ("advance", "penalty", "handicap", "speed")
-                else 0
-            )
-            short = get(f"cm_{seq}") if e == "advance" else None
-            lane = get(f"cl_{seq}") if e == "advance" else None
-            return Card(
-                int(get(f"ch_{seq}", horse)),
-                e,
-                value,
-                None if lane is None else int(lane),
-                None if short is None else int(short),
-            )
-
-        row = st.container(horizontal=True)
-        row.button(tr("gn.ui.card_go"), key="card_go", on_click=ctx.write_from(card))
-        row.button(
-            tr("gn.ui.pull_up_go"),
-            key="pull_go",
-            on_click=ctx.write_from(lambda: PullUp(int(st.session_state.get(f"ch_{seq}", horse)))),
-        )
-
-
-def _pull_up_own(ctx: TableContext, seat: int) -> None:
-    """An owner may pull up one of its own horses at any time, from its own link."""
-    state: GnState = ctx.state
-    mine = [h for h in engine.running(state) if state.owner(h) == seat]
-    if not mine:
-        return
-    with st.expander(tr("gn.ui.pull_up_own")):
-        key = f"po_{ctx.snapshot.seq}"
-        st.selectbox(tr("gn.ui.horse"), options=mine,
-                     format_func=lambda h: horse_label(state, h), key=key)  # fmt: skip
-
-        def pull() -> PullUp:
-            return PullUp(int(st.session_state.get(key, mine[0])))
-
-        st.button(tr("gn.ui.pull_up_go"), key="pull_own_go", on_click=ctx.write_from(pull))
 
 
 def board(ctx: TableContext) -> None:

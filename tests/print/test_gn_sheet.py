@@ -30,7 +30,7 @@ from aids.games.grand_national import GAME, engine
 from aids.games.grand_national.data import load
 from aids.games.grand_national.model import GnSetup, Horse, Stable
 from aids.games.grand_national.track import sample_track
-from aids.print import derby_sheet, gn_sheet
+from aids.print import derby_sheet, gn_money, gn_sheet
 from aids.print.fonts import CLOSING, OPENING
 from aids.print.frame import MARGIN, page_size, qr_rect, render_sheet
 from aids.store.sqlite import SqliteStore
@@ -494,7 +494,7 @@ def test_prizes_and_odds_tables_come_from_the_seed_file(
     assert win == [o.text() for o, _ in (load().odds[p] for p in load().prices)]
     assert win == ["12/1", "20/1", "28/1", "40/1", "66/1", "100/1"]
     other = replace(load(), prizes=(111000, 22000, 3300, 440))
-    monkeypatch.setattr(gn_sheet, "load", lambda: other)
+    monkeypatch.setattr(gn_money, "load", lambda: other)
     prizes, _ = prize_and_odds_rows(sheet(race.snapshot(), lang), lang)
     assert prizes == ["$111,000", "$22,000", "$3,300", "$440"]
 
