@@ -53,13 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--address", default="0.0.0.0", help="listen address (0.0.0.0 = LAN)")
     serve.set_defaults(run=_serve)
 
-    prn = sub.add_parser("print", help="render a printable PDF into output/")
-    prn.add_argument("game", choices=kinds)
-    prn.add_argument("--table", help="public id of a table (omit for the blank sheet)")
-    prn.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
-    prn.add_argument("--paper", choices=["a4", "letter", "a3"], default="a4")
-    prn.add_argument("--base-url", help="URL phones use to reach the tracker (AIDS_PUBLIC_URL)")
-    prn.add_argument("--out", type=Path, help="output folder (default: output/)")
+    prn = _printing(sub, "print", "render a printable PDF into output/", kinds)
     prn.add_argument(
         "--seat-links",
         action="store_true",
@@ -67,21 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     prn.set_defaults(run=_print)
 
-    crd = sub.add_parser("cards", help="the rule cards (A6 4-up) or the one-page summary")
-    crd.add_argument("game", choices=kinds)
+    crd = _printing(sub, "cards", "the rule cards (A6 4-up) or the one-page summary", kinds,
+                    paper=False)  # fmt: skip
     crd.add_argument("--format", choices=["cards", "summary"], default="cards")
-    crd.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
-    crd.add_argument("--table", help="a table's public id: the QR codes open its viewer link")
-    crd.add_argument("--base-url", help="URL phones use to reach the tracker (AIDS_PUBLIC_URL)")
-    crd.add_argument("--out", type=Path, help="output folder (default: output/)")
     crd.set_defaults(run=_cards)
-    pack = sub.add_parser("pack", help="a table's game-night PDF: its sheets and rule cards")
-    pack.add_argument("game", choices=kinds)
-    pack.add_argument("--table", help="public id of a table (omit for blank sheets)")
-    pack.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
-    pack.add_argument("--paper", choices=["a4", "letter", "a3"], default="a4")
-    pack.add_argument("--base-url", help="URL phones use to reach the tracker (AIDS_PUBLIC_URL)")
-    pack.add_argument("--out", type=Path, help="output folder (default: output/)")
+    pack = _printing(sub, "pack", "a table's game-night PDF: its sheets and rule cards", kinds)
     pack.set_defaults(run=_pack)
     new = sub.add_parser("new", help="create a table and print its links")
     new.add_argument("game", choices=kinds)
@@ -115,6 +99,25 @@ def _parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="run the performance benchmarks (prints ratios)")
     bench.set_defaults(run=_bench)
     return parser
+
+
+def _printing(
+    sub: Any, name: str, help_text: str, kinds: list[str], *, paper: bool = True
+) -> argparse.ArgumentParser:
+    """A printing command with the options they all take."""
+    cmd: argparse.ArgumentParser = sub.add_parser(name, help=help_text)
+    cmd.add_argument("game", choices=kinds)
+    cmd.add_argument("--table", help="public id of a table (omit for blank sheets)")
+    cmd.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
+    if paper:
+        cmd.add_argument("--paper", choices=["a4", "letter", "a3"], default="a4")
+    cmd.add_argument("--base-url", help="URL phones use to reach the tracker (AIDS_PUBLIC_URL)")
+    cmd.add_argument("--out", type=Path, help="output folder (default: output/)")
+    return cmd
+
+
+def _langs(args: argparse.Namespace) -> list[str]:
+    return list(LANGS) if args.sheet_lang == "both" else [args.sheet_lang]
 
 
 def _port(raw: str) -> int:
@@ -177,20 +180,9 @@ def _print(args: argparse.Namespace, lang: str) -> int:
     from aids.print.frame import render_sheet
 
     base = _base(args.base_url, lang)
-    out_dir = args.out or OUTPUT
-    if out_dir.exists() and not out_dir.is_dir():
-        raise InvalidAction("output/folder", path=str(out_dir))
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InvalidAction("output/file", path=str(out_dir), detail=_why(exc)) from None
-    langs = LANGS if args.sheet_lang == "both" else (args.sheet_lang,)
+    out_dir = _out_dir(args)
     entry = registry.entry(args.game)
-    snapshot = None
-    if args.table:
-        snapshot = open_service().snapshot(args.table, VIEWER)  # a printed sheet is public
-        if snapshot.info.kind != args.game:
-            raise InvalidAction("table/wrong_game", kind=snapshot.info.kind)
+    snapshot = _table_snapshot(args)
     sheet = registry.sheet_module(args.game)
     keys: dict[int, str] = {}
     if args.seat_links:
@@ -200,7 +192,7 @@ def _print(args: argparse.Namespace, lang: str) -> int:
         pid = snapshot.info.public_id
         keys = {s: service.reissue_key(pid, Role.seat_of(s)) for s in range(len(snapshot.seats))}
         print(t("table.seat_links_printed", lang, n=len(keys)), file=sys.stderr)
-    for sheet_lang in langs:
+    for sheet_lang in _langs(args):
         tag = "blank" if snapshot is None else snapshot.info.public_id[:8]
         if keys:
             tag += "-private"
@@ -241,11 +233,10 @@ def _table_snapshot(args: argparse.Namespace) -> Any:
 def _cards(args: argparse.Namespace, lang: str) -> int:
     from aids.print.pack import render_cards, render_summary
 
-    entry, base, snapshot = registry.entry(args.game), _base(args.base_url, lang), None
+    entry, base = registry.entry(args.game), _base(args.base_url, lang)
     snapshot = _table_snapshot(args)
-    langs = list(LANGS) if args.sheet_lang == "both" else [args.sheet_lang]
     render = render_cards if args.format == "cards" else render_summary
-    pdf = render(entry.game, registry.sheet_module(args.game), snapshot, base, langs)
+    pdf = render(entry.game, registry.sheet_module(args.game), snapshot, base, _langs(args))
     path = _out_dir(args) / f"{args.game}-{args.format}-{args.sheet_lang}.pdf"
     _write(path, pdf)
     print(path)
@@ -257,9 +248,8 @@ def _pack(args: argparse.Namespace, lang: str) -> int:
 
     entry, base = registry.entry(args.game), _base(args.base_url, lang)
     snapshot = _table_snapshot(args)
-    langs = list(LANGS) if args.sheet_lang == "both" else [args.sheet_lang]
-    pdf = render_pack(entry.game, registry.sheet_module(args.game), snapshot, base, langs,
-                      args.paper)  # fmt: skip
+    pdf = render_pack(entry.game, registry.sheet_module(args.game), snapshot, base,
+                      _langs(args), args.paper)  # fmt: skip
     tag = snapshot.info.public_id[:8] if snapshot is not None else "blank"
     path = _out_dir(args) / f"{args.game}-pack-{tag}-{args.sheet_lang}-{args.paper}.pdf"
     _write(path, pdf)

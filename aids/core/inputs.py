@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
@@ -179,3 +180,16 @@ def json_document(data: bytes | str, *, max_bytes: int = MAX_JSON_BYTES) -> Any:
     if _depth(value) > MAX_JSON_DEPTH:
         raise InvalidAction("input/json_depth", max=MAX_JSON_DEPTH)
     return value
+
+
+def file_document(data: bytes, filename: str, syntax_code: str) -> Any:
+    """An uploaded data file (a map, a track): TOML when its name ends ``.toml``, else JSON
+    with ``json_document``'s limits. A TOML fault is ``syntax_code`` with its detail."""
+    if not filename.lower().endswith(".toml"):
+        return json_document(data)
+    if len(data) > MAX_JSON_BYTES:
+        raise InvalidAction("input/too_big", field=filename[:40], max=MAX_JSON_BYTES)
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InvalidAction(syntax_code, detail=str(exc)[:120]) from None

@@ -121,13 +121,7 @@ class Track:
 
     @classmethod
     def from_file_bytes(cls, data: bytes, filename: str) -> Track:
-        if filename.lower().endswith(".toml"):
-            try:
-                raw: object = tomllib.loads(data.decode("utf-8"))
-            except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-                raise InvalidAction("gn/track_syntax", detail=str(exc)[:120]) from None
-        else:
-            raw = inputs.json_document(data)
+        raw = inputs.file_document(data, filename, "gn/track_syntax")
         return cls.from_dict(raw)
 
 

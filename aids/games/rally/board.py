@@ -294,13 +294,7 @@ class RallyMap:
     @classmethod
     def from_file_bytes(cls, data: bytes, filename: str) -> RallyMap:
         """A map file as uploaded: TOML (``.toml``) or JSON (anything else)."""
-        if filename.lower().endswith(".toml"):
-            try:
-                raw: object = tomllib.loads(data.decode("utf-8"))
-            except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-                raise InvalidAction("rally/map_syntax", detail=str(exc)[:120]) from None
-        else:
-            raw = inputs.json_document(data)
+        raw = inputs.file_document(data, filename, "rally/map_syntax")
         return cls.from_dict(raw)
 
 
