@@ -25,8 +25,14 @@ def new_public_id() -> str:
 
 
 def new_key() -> str:
-    """192 random bits, URL-safe; only its hash is stored."""
-    return secrets.token_urlsafe(24)
+    """192 random bits, URL-safe, starting with a letter or digit; only its hash is stored.
+
+    A leading ``-`` would make ``aids record … --key <key>`` read the key as an option.
+    """
+    while True:
+        key = secrets.token_urlsafe(24)
+        if key[0].isalnum():
+            return key
 
 
 def hash_key(key: str) -> str:

@@ -299,3 +299,12 @@ def test_public_ids_never_start_like_a_command_line_option() -> None:
     ids = [new_public_id() for _ in range(2000)]  # ~1 in 32 raw tokens starts with - or _
     assert all(i[0].isalnum() and len(i) == 24 for i in ids)
     assert len(set(ids)) == len(ids)
+
+
+def test_keys_never_start_like_a_command_line_option() -> None:
+    """``aids record TABLE FILE --key K`` must read K as the key, whatever K is."""
+    from aids.tables.keys import new_key
+
+    keys = [new_key() for _ in range(2000)]  # ~1 in 32 raw tokens starts with - or _
+    assert all(k[0].isalnum() and len(k) == 32 for k in keys)
+    assert len(set(keys)) == len(keys)
