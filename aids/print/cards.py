@@ -18,11 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
@@ -31,7 +29,6 @@ from reportlab.platypus import (
     FrameBreak,
     KeepInFrame,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -41,7 +38,8 @@ from aids.core.errors import DataError
 from aids.core.i18n import t
 from aids.games.base import AnyGame
 from aids.paths import TEMPLATES
-from aids.print.fonts import register, wrap
+from aids.print.cells import Prose
+from aids.print.fonts import DESCENT, register, wrap
 from aids.print.qr import draw_qr
 
 CARD_W, CARD_H = A4[0] / 2, A4[1] / 2  # an A6 card: a quarter of A4 (105 × 148.5 mm)
@@ -80,42 +78,31 @@ def load_cards(kind: str, lang: str) -> GameCards:
         raise DataError("seeds/invalid", file=path.name, detail=str(exc)[:120]) from None
 
 
-def _styles(lang: str) -> dict[str, ParagraphStyle]:
-    font = register()
-    wrap = "CJK" if lang == "ja" else None
-    base = ParagraphStyle("card", fontName=font, fontSize=9.4, leading=13.6, wordWrap=wrap,
-                          bulletFontName=font)  # fmt: skip
-    return {
-        "title": ParagraphStyle("title", parent=base, fontSize=7.5, leading=9,
-                                textColor=colors.HexColor("#555555")),
-        "heading": ParagraphStyle("heading", parent=base, fontSize=14, leading=18,
-                                  spaceAfter=5),
-        "body": ParagraphStyle("body", parent=base, spaceAfter=4),
-        "bullet": ParagraphStyle("bullet", parent=base, leftIndent=9, bulletIndent=0,
-                                 spaceAfter=1.5),
-        "cell": ParagraphStyle("cell", parent=base, fontSize=7.6, leading=9.4),
-        "link": ParagraphStyle("link", parent=base, fontSize=6, leading=7.2, wordWrap="CJK"),
-    }  # fmt: skip
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How one kind of card text is set: size, line spacing, space after, colour."""
+
+    size: float
+    leading: float
+    after: float = 0
+    colour: colors.Color = colors.black
+
+    def __call__(self, text: str, *, bullet: bool = False) -> Prose:
+        return Prose(text, self.size, self.leading, colour=self.colour, space_after=self.after,
+                     bullet="•" if bullet else "", indent=9 if bullet else 0)  # fmt: skip
 
 
-def _para(text: str, style: ParagraphStyle, width: float, lang: str, **kw: Any) -> Paragraph:
-    """A paragraph; Japanese is broken into lines by the print frame's own kinsoku rules
-    (ReportLab's CJK wrapping keeps closing marks off a line's start but may end a line on
-    an opening bracket)."""
-    if lang != "ja":
-        return Paragraph(escape(text), style, **kw)
-    room = width - style.leftIndent
-    lines = wrap(text, room, style.fontSize, style.fontName)
-    return Paragraph("<br/>".join(escape(line) for line in lines), style, **kw)
+#: Every line of a card is ``Prose``: broken by the print frame's kinsoku rules in both
+#: languages (ReportLab's CJK wrapping may end a line on an opening bracket).
+TITLE = Look(7.5, 9, colour=colors.HexColor("#555555"))
+HEADING = Look(14, 18, after=5)
+BODY = Look(9.4, 13.6, after=4)
+BULLET = Look(9.4, 13.6, after=1.5)
+CELL = Look(7.6, 9.4)
+LINK = Look(6, 7.2)
 
 
-def _text(
-    body: str,
-    values: Mapping[str, str],
-    styles: Mapping[str, ParagraphStyle],
-    width: float,
-    lang: str,
-) -> list[Flowable]:
+def _text(body: str, values: Mapping[str, str]) -> list[Flowable]:
     """The card's paragraphs, placeholders filled; ``- `` lines are bullets."""
     out: list[Flowable] = []
     for line in body.format_map(dict(values)).splitlines():
@@ -123,14 +110,14 @@ def _text(
         if not line:
             continue
         if line.startswith("- "):
-            out.append(_para(line[2:], styles["bullet"], width, lang, bulletText="•"))
+            out.append(BULLET(line[2:], bullet=True))
         else:
-            out.append(_para(line, styles["body"], width, lang))
+            out.append(BODY(line))
     return out
 
 
-def _table(rows: Sequence[Sequence[str]], styles: Mapping[str, ParagraphStyle]) -> Table:
-    cells = [[Paragraph(escape(str(v)), styles["cell"]) for v in row] for row in rows]
+def _table(rows: Sequence[Sequence[str]]) -> Table:
+    cells = [[CELL(str(v)) for v in row] for row in rows]
     table = Table(cells, hAlign="LEFT", repeatRows=1)
     table.setStyle(
         TableStyle(
@@ -147,67 +134,62 @@ def _table(rows: Sequence[Sequence[str]], styles: Mapping[str, ParagraphStyle]) 
     return table
 
 
-class QrCode(Flowable):  # type: ignore[misc]  # ReportLab is untyped
-    """A QR code of ``url`` as a flowable, vector drawn."""
+class Foot(Flowable):  # type: ignore[misc]  # ReportLab is untyped
+    """A card's foot: the QR code at the bottom left and, beside it, what it opens and the
+    link itself (for a phone without a camera), their last line level with the code's foot."""
 
-    def __init__(self, url: str, size: float) -> None:
+    def __init__(self, url: str, label: str) -> None:
         super().__init__()
-        self.url, self.size = url, size
-        self.width = self.height = size
+        self.url, self.label = url, label
+        self.lines: list[str] = []
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        room = max(1.0, availWidth - QR - 2 * mm)
+        self.lines = [*wrap(self.label, room, LINK.size), *wrap(self.url, room, LINK.size)]
+        self.width, self.height = availWidth, QR
+        return self.width, self.height
 
     def draw(self) -> None:
-        draw_qr(self.canv, self.url, 0, 0, self.size)
-
-
-def _foot(url: str, label: str, styles: Mapping[str, ParagraphStyle]) -> Table:
-    """The card's foot: the QR code, and beside it what it opens and the link itself."""
-    words = [Paragraph(escape(label), styles["link"]), Paragraph(escape(url), styles["link"])]
-    table = Table([[QrCode(url, QR), words]], colWidths=[QR + 2 * mm, None], hAlign="LEFT")
-    table.setStyle(
-        TableStyle(
-            [
-                ("FONTNAME", (0, 0), (-1, -1), register()),
-                ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-                ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-            ]
-        )
-    )
-    return table
+        c = self.canv
+        draw_qr(c, self.url, 0, 0, QR)
+        c.setFillColor(colors.black)
+        first = (len(self.lines) - 1) * LINK.leading + DESCENT * LINK.size
+        text = c.beginText(QR + 2 * mm, first)
+        text.setFont(register(), LINK.size, LINK.leading)
+        text.textLines(self.lines, trim=0)
+        c.drawText(text)
 
 
 def cards(
-    game: AnyGame, sheet: Any, lang: str, url: str, label: str, width: float = 0
+    game: AnyGame, sheet: Any, lang: str, url: str, label: str
 ) -> list[tuple[str, list[Flowable]]]:
     """Each card of ``game`` in ``lang`` as (heading, flowables), the rulings cards last."""
     kind = game.info.kind
-    styles = _styles(lang)
-    width = width or CARD_W - 2 * PAD
     text = load_cards(kind, lang)
     values: dict[str, str] = sheet.card_values() if hasattr(sheet, "card_values") else {}
     every: list[tuple[str, list[Flowable]]] = []
     for card in text.cards:
-        body = _text(card.body, values, styles, width, lang)
+        body = _text(card.body, values)
         if card.table and hasattr(sheet, "card_table"):
-            body += [Spacer(1, 2 * mm), _table(sheet.card_table(card.table, lang), styles)]
+            body += [Spacer(1, 2 * mm), _table(sheet.card_table(card.table, lang))]
         every.append((card.heading, body))
     rulings = [t(key, lang) for key in game.info.rulings]
     heading = t("print.cards.rulings", lang)
     per_card = 6
     for start in range(0, len(rulings), per_card):
         chunk = rulings[start : start + per_card]
-        body = [_para(t("print.cards.rulings_note", lang), styles["body"], width, lang)]
-        body += [_para(r, styles["bullet"], width, lang, bulletText="•") for r in chunk]
+        body = [BODY(t("print.cards.rulings_note", lang))]
+        body += [BULLET(r, bullet=True) for r in chunk]
         every.append((heading, body))
     total = len(every)
     out = []
     for n, (title, body) in enumerate(every, start=1):
         head = t("print.cards.card_of", lang, game=text.title, n=n, total=total)
         flow: list[Flowable] = [
-            Paragraph(escape(head), styles["title"]),
-            _para(title, styles["heading"], width, lang),
+            TITLE(head),
+            HEADING(title),
             *body,
-            _foot(url, label, styles),  # the foot is last: the card's layout puts it at the bottom
+            Foot(url, label),  # the foot is last: the card's layout puts it at the bottom
         ]
         out.append((title, flow))
     return out
@@ -247,26 +229,52 @@ def cards_template() -> PageTemplate:
 FOOT_H = QR + 2 * mm
 
 
-def _card(flow: list[Flowable]) -> Table:
-    """One card: its text from the top (shrunk to fit if need be: nothing ever runs past the
-    cut), its QR foot at the bottom."""
-    width, height = CARD_W - 2 * PAD, CARD_H - 2 * PAD
-    text = KeepInFrame(width, height - FOOT_H, flow[:-1], mode="shrink")
-    table = Table([[text], [flow[-1]]], colWidths=[width], rowHeights=[height - FOOT_H, FOOT_H])
-    table.setStyle(
-        TableStyle(
-            [
-                ("FONTNAME", (0, 0), (-1, -1), register()),
-                ("VALIGN", (0, 0), (0, 0), "TOP"),
-                ("VALIGN", (0, 1), (0, 1), "BOTTOM"),
-                ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                ("TOPPADDING", (0, 0), (-1, -1), 0),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
-            ]
-        )
-    )
-    return table
+class Card(Flowable):  # type: ignore[misc]  # ReportLab is untyped
+    """One card, the whole frame it is given: its text from the top — shrunk to fit if need
+    be, so nothing ever runs past the cut — and its foot (the last flowable) at the bottom.
+
+    What ``KeepInFrame(mode="shrink")`` in a two-row table did, in one flowable: a card is
+    the pack's commonest thing, and the nested layout cost more than the text it held.
+    """
+
+    def __init__(self, flow: list[Flowable]) -> None:
+        super().__init__()
+        self.text, self.foot = flow[:-1], flow[-1]
+        self.scale = 1.0
+        self.placed: list[tuple[Flowable, float]] = []
+
+    def _lay_out(self, width: float) -> float:
+        """Wrap the text at ``width``; its height, spaces between flowables included."""
+        self.placed, total = [], 0.0
+        for i, flowable in enumerate(self.text):
+            _, h = flowable.wrap(width, 1e6)
+            total += (flowable.getSpaceBefore() if i else 0.0) + h
+            self.placed.append((flowable, total))  # its bottom, down from the top
+            total += flowable.getSpaceAfter()
+        return total
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        room = availHeight - FOOT_H
+        scale = 1.0
+        for _ in range(12):  # each try wraps wider and sets it smaller; two are usual
+            total = self._lay_out(availWidth / scale)
+            if total * scale <= room + 0.01:
+                break
+            scale = min(scale * 0.98, room / total)
+        self.scale = scale
+        self.foot.wrap(availWidth, FOOT_H)
+        self.width, self.height = availWidth, availHeight
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        c.saveState()
+        c.translate(0, self.height)
+        c.scale(self.scale, self.scale)
+        for flowable, bottom in self.placed:
+            flowable.drawOn(c, 0, -bottom)
+        c.restoreState()
+        self.foot.drawOn(c, 0, 0)
 
 
 def card_story(per_lang: Mapping[str, list[tuple[str, list[Flowable]]]]) -> list[Flowable]:
@@ -278,7 +286,7 @@ def card_story(per_lang: Mapping[str, list[tuple[str, list[Flowable]]]]) -> list
         for lang in langs:
             cards_of = per_lang[lang]
             if i < len(cards_of):
-                story.append(_card(cards_of[i][1]))
+                story.append(Card(cards_of[i][1]))
             story.append(FrameBreak())
     return story
 
@@ -287,9 +295,8 @@ def summary_story(game: AnyGame, sheet: Any, lang: str, width: float, height: fl
                   url: str, label: str) -> list[Flowable]:  # fmt: skip
     """One A4 page of the whole game in ``lang``: every card's text in two columns."""
     column = (width - 6 * mm) / 2
-    flows = cards(game, sheet, lang, url, label, width=column)
-    styles = _styles(lang)
-    title = Paragraph(escape(load_cards(game.info.kind, lang).title), styles["heading"])
+    flows = cards(game, sheet, lang, url, label)
+    title = HEADING(load_cards(game.info.kind, lang).title)
     halves: list[list[Flowable]] = [[], []]
     rulings = t("print.cards.rulings", lang)
     flows = [(heading, body) for heading, body in flows if heading != rulings]
@@ -305,5 +312,5 @@ def summary_story(game: AnyGame, sheet: Any, lang: str, width: float, height: fl
     grid.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), register()),
                               ("VALIGN", (0, 0), (-1, -1), "TOP"),
                               ("LEFTPADDING", (0, 0), (-1, -1), 0)]))  # fmt: skip
-    note = _para(t("print.cards.rulings_elsewhere", lang), styles["body"], width, lang)
-    return [title, grid, Spacer(1, 2 * mm), note, _foot(url, label, styles)]
+    note = BODY(t("print.cards.rulings_elsewhere", lang))
+    return [title, grid, Spacer(1, 2 * mm), note, Foot(url, label)]

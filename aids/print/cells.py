@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, Table
 
-from aids.print.fonts import ASCENT, DESCENT, Fitted, fit, measure, register
+from aids.print.fonts import ASCENT, DESCENT, Fitted, fit, measure, pieces, register, wrap
 
 Align = Literal["left", "centre", "right"]
 INK = colors.black
@@ -24,6 +24,26 @@ FAINT = colors.HexColor("#9a9a9a")
 GRID_LINE = colors.HexColor("#555555")
 SHADE = colors.HexColor("#eef1f5")
 Style = list[tuple[Any, ...]]
+
+
+class Grid(Table):  # type: ignore[misc]  # ReportLab is untyped
+    """A table whose blank cells cost nothing: ReportLab draws an empty string in each ``""``
+    cell (a text object apiece, most of a blank score sheet's time); here a blank cell in a
+    row of fixed height holds no flowables instead. Rows whose height comes from their
+    contents keep their ``""``: it gives them a line's height."""
+
+    def __init__(self, data: Any, *args: Any, rowHeights: Any = None, **kw: Any) -> None:
+        if rowHeights is None:
+            fixed = [False] * len(data)
+        elif isinstance(rowHeights, (int, float)):
+            fixed = [True] * len(data)
+        else:
+            fixed = [r < len(rowHeights) and rowHeights[r] is not None for r in range(len(data))]
+        rows = [
+            [[] if cell == "" or cell is None else cell for cell in row] if fix else row
+            for row, fix in zip(data, fixed, strict=True)
+        ]
+        super().__init__(rows, *args, rowHeights=rowHeights, **kw)
 
 
 def ruled(head_rows: int, *, pad: float = 2.5) -> Style:
@@ -183,6 +203,55 @@ class TextBox(Flowable):  # type: ignore[misc]  # ReportLab is untyped
             c.drawString(x, base, line)
             if self.strike:
                 c.rect(x - 1, base + 0.3 * f.size, w + 2, max(0.8, f.size * 0.09), stroke=0, fill=1)
+
+
+class Prose(Flowable):  # type: ignore[misc]  # ReportLab is untyped
+    """Running text at a fixed size and line spacing, broken with kinsoku (``fonts.wrap``) and
+    drawn as one text object: a paragraph with no markup, at a fraction of a ``Paragraph``'s
+    cost (which splits Japanese into a fragment per character to wrap it again).
+
+    ``bullet`` hangs left of the first line, the text indented by ``indent``. It does not
+    split across frames: put it in a ``KeepInFrame`` or a table cell.
+    """
+
+    def __init__(
+        self,
+        text: str,
+        size: float,
+        leading: float,
+        *,
+        colour: colors.Color = INK,
+        bullet: str = "",
+        indent: float = 0,
+        space_after: float = 0,
+    ) -> None:
+        super().__init__()
+        self.text, self.size, self.leading, self.colour = text, size, leading, colour
+        self.bullet, self.indent, self.spaceAfter = bullet, indent, space_after
+        self.lines: list[str] = []
+
+    def minWidth(self) -> float:  # ReportLab's name: a table sizes its columns by it
+        """The widest piece that cannot be broken, and the indent: a column's least width."""
+        widest = max((measure(p, self.size) for p in pieces(self.text)), default=0.0)
+        return self.indent + widest
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.lines = wrap(self.text, max(1.0, availWidth - self.indent), self.size)
+        self.width, self.height = availWidth, len(self.lines) * self.leading
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c, font = self.canv, register()
+        # each line sits centred in a band ``leading`` high
+        first = self.height - (self.leading - self.size) / 2 - ASCENT * self.size
+        c.setFillColor(self.colour)
+        if self.bullet:
+            c.setFont(font, self.size)
+            c.drawString(0, first, self.bullet)
+        text = c.beginText(self.indent, first)
+        text.setFont(font, self.size, self.leading)
+        text.textLines(self.lines, trim=0)
+        c.drawText(text)
 
 
 class Value(Flowable):  # type: ignore[misc]  # ReportLab is untyped

@@ -27,6 +27,7 @@ from aids.print.cells import (
     INK,
     Centred,
     Dot,
+    Grid,
     SeatMark,
     Style,
     TextBox,
@@ -158,7 +159,7 @@ def _grid(view: DerbySheetView, lang: str, width: float) -> Table:
                 style.append(("BACKGROUND", (col, row + 2), (len(cells) - 1, row + 2), OUT))
         cells.append(_finished(view, fell, lang))
         rows.append(cells)
-    table = Table(
+    table = Grid(
         rows,
         colWidths=[w * unit for w in weights],
         rowHeights=[6 * mm, 8 * mm] + [ROW] * len(view.horses),
@@ -214,7 +215,7 @@ def _bottom(view: DerbySheetView, lang: str, width: float, styles: Styles) -> Ta
     notes += rulings(GAME, lang, styles)
     counters = t("derby.sheet.counters_note", lang, small=data.counters[2], large=data.counters[4])
     notes.append(TextBox(counters, 7, grow=True))
-    outer = Table(
+    outer = Grid(
         [
             [
                 _scores(view, lang, score_width),
@@ -275,7 +276,7 @@ def _scores(view: DerbySheetView, lang: str, width: float) -> Table:
         rows.append(cells)
     weights = [9.5] + [2.2, 2.6] * len(payout) + [3.2]
     unit = width / sum(weights)
-    score = Table(
+    score = Grid(
         rows,
         colWidths=[w * unit for w in weights],
         rowHeights=[*SCORE_HEAD] + [SCORE_ROW] * len(view.players),

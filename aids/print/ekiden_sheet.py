@@ -19,7 +19,7 @@ from aids.games.ekiden import GAME, engine
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import MARK_SIGNS, skill_name
 from aids.games.ekiden.model import EkidenState, Entry, Terrain
-from aids.print.cells import FAINT, Dot, SeatMark, TextBox, ruled, unruled
+from aids.print.cells import FAINT, Dot, Grid, SeatMark, TextBox, ruled, unruled
 from aids.print.frame import Styles, rulings
 from aids.tables import Snapshot
 
@@ -52,7 +52,7 @@ def story(snapshot: Snapshot | None, lang: str, width: float, styles: Styles) ->
 
 
 def _side_by_side(left: Flowable, right: Flowable, width: float) -> Table:
-    table = Table([[left, right]], colWidths=[width * 0.72, width * 0.28])
+    table = Grid([[left, right]], colWidths=[width * 0.72, width * 0.28])
     table.setStyle(TableStyle([*unruled(), ("LEFTPADDING", (1, 0), (1, 0), 2 * mm)]))
     return table
 
@@ -95,7 +95,7 @@ def _legs(state: EkidenState | None, team: int | None, lang: str, width: float) 
             ]
         )
     unit = width / sum(LEG_WEIGHTS)
-    table = Table(
+    table = Grid(
         rows, colWidths=[w * unit for w in LEG_WEIGHTS], rowHeights=[HEAD] + [ROW] * load().legs
     )
     style = ruled(1)
@@ -146,7 +146,7 @@ def _roster(lang: str, width: float) -> Table:
         [_c(str(i), 9, colour=FAINT), "", "", "", "", ""] for i in range(1, load().runners + 1)
     ]
     unit = width / sum(ROSTER_WEIGHTS)
-    table = Table(
+    table = Grid(
         rows,
         colWidths=[w * unit for w in ROSTER_WEIGHTS],
         rowHeights=[HEAD] + [ROW] * load().runners,
@@ -202,7 +202,7 @@ def _summary(state: EkidenState | None, lang: str, width: float) -> Flowable:
     rows.append(final)
     first = width * 0.07
     rest = (width - 2 * first) / teams
-    table = Table(
+    table = Grid(
         rows,
         colWidths=[first, first] + [rest] * teams,
         rowHeights=[HEAD] + [7.2 * mm] * d.legs + [HEAD],

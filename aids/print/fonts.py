@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -61,24 +62,32 @@ ELLIPSIS = "…"
 ASCENT, DESCENT = 0.88, 0.12  # of the font size, for IPAexGothic (880 / -120 per 1000)
 
 
-def _is_word_char(ch: str) -> bool:
-    """Part of a Latin word: not a space and not CJK (a line may break between any two CJK)."""
-    return bool(ch) and not ch.isspace() and ord(ch) < 0x2E80
-
-
-def pieces(text: str) -> list[str]:
+@lru_cache(maxsize=4096)  # a text is measured for its least width, then wrapped, maybe twice
+def pieces(text: str) -> tuple[str, ...]:
     """``text`` cut where a line may break: between CJK characters, at spaces, around Latin
-    words, never after an opening bracket or before closing punctuation (kinsoku)."""
+    words, never after an opening bracket or before closing punctuation (kinsoku).
+
+    >>> pieces("駅伝（はこね）の区間、http://a/b c")
+    ('駅', '伝', '（は', 'こ', 'ね）', 'の', '区', '間、', 'http:/', '/', 'a/', 'b', ' ', 'c')
+    """
     out: list[str] = []
-    for ch in " ".join(text.split()):
-        prev = out[-1][-1] if out else ""
-        joined = prev and not prev.isspace() and not ch.isspace()
-        word = _is_word_char(ch) and _is_word_char(prev) and prev not in BREAK_AFTER
-        if joined and (ch in CLOSING or prev in OPENING or word):
+    prev = " "
+    for ch in " ".join(text.split()):  # the only white space left is single spaces
+        if (
+            prev != " "
+            and ch != " "
+            and (
+                ch in CLOSING
+                or prev in OPENING
+                # inside a Latin word (both characters below the CJK blocks)
+                or (ord(ch) < 0x2E80 and ord(prev) < 0x2E80 and prev not in BREAK_AFTER)
+            )
+        ):
             out[-1] += ch
         else:
             out.append(ch)
-    return out
+        prev = ch
+    return tuple(out)
 
 
 @lru_cache(maxsize=8192)
@@ -108,10 +117,15 @@ def _cut(piece: str, font: str, size: float, width: float) -> int:
 
 def wrap(text: str, width: float, size: float, font: str = FONT) -> list[str]:
     """Lines of ``text`` no wider than ``width`` at ``size`` (an over-long word is cut)."""
-    return _wrap(pieces(text), width, size, font)
+    return list(_wrapped(text, width, size, font))
 
 
-def _wrap(parts: list[str], width: float, size: float, font: str) -> list[str]:
+@lru_cache(maxsize=4096)  # a flowable is wrapped to size its cell, then again to draw it
+def _wrapped(text: str, width: float, size: float, font: str) -> tuple[str, ...]:
+    return tuple(_wrap(pieces(text), width, size, font))
+
+
+def _wrap(parts: Sequence[str], width: float, size: float, font: str) -> list[str]:
     lines: list[str] = []
     line, used = "", 0.0
     for piece in parts:
@@ -162,6 +176,7 @@ class Fitted:
 
 
 @lru_cache(maxsize=4096)  # a sheet's labels repeat from print to print
+@lru_cache(maxsize=4096)  # a cell is fitted to size its row, then again to draw it
 def fit(
     text: str,
     size: float,

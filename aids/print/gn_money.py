@@ -18,6 +18,7 @@ from aids.games.grand_national.model import BANK, HELD, GnState, Line, Wager
 from aids.print.cells import (
     FAINT,
     SHADE,
+    Grid,
     SeatMark,
     TextBox,
     ruled,
@@ -50,7 +51,7 @@ def _money(state: GnState | None, lang: str, width: float) -> list[Flowable]:
         _cash_table(state, lang, width),
         Spacer(1, GAP),
     ]
-    side = Table(
+    side = Grid(
         [[_prizes_table(d, lang, width * 0.44), "", _odds_table(d, lang, width * 0.52)]],
         colWidths=[width * 0.44, width * 0.04, width * 0.52],
     )
@@ -118,7 +119,7 @@ def _cash_table(state: GnState | None, lang: str, width: float) -> Table:
                 + [_c(money(v) if v else "—", 8.5, max_lines=1, min_size=6) for v in flows]
                 + [_c(money(engine.cash(state, seat)), 10, max_lines=1, min_size=6)]
             )
-    table = Table(
+    table = Grid(
         rows,
         colWidths=_widths(CASH_WEIGHTS, width),
         rowHeights=[HEAD] + [ROW + mm] * (len(rows) - 1),
@@ -137,7 +138,7 @@ def _prizes_table(d: GnData, lang: str, width: float) -> Flowable:
         + [_c(money(p), 8.5, max_lines=1, min_size=6) for p in d.prizes],
     ]
     first = width * 0.2
-    table = Table(
+    table = Grid(
         rows,
         colWidths=[first] + [(width - first) / len(d.prizes)] * len(d.prizes),
         rowHeights=[ROW, ROW + mm],
@@ -157,7 +158,7 @@ def _odds_table(d: GnData, lang: str, width: float) -> Flowable:
             + [_c(d.odds[p][i].text(), 9, max_lines=1, min_size=6) for p in d.prices]
         )
     first = width * 0.16
-    table = Table(
+    table = Grid(
         rows,
         colWidths=[first] + [(width - first) / len(d.prices)] * len(d.prices),
         rowHeights=[ROW] * 3,
@@ -167,7 +168,7 @@ def _odds_table(d: GnData, lang: str, width: float) -> Flowable:
 
 
 def _titled(key: str, table: Table, lang: str) -> Table:
-    out = Table([[TextBox(t(f"gn.sheet.{key}", lang), 8.5, max_lines=2, min_size=6.5)], [table]])
+    out = Grid([[TextBox(t(f"gn.sheet.{key}", lang), 8.5, max_lines=2, min_size=6.5)], [table]])
     out.setStyle(TableStyle([*unruled(), ("BOTTOMPADDING", (0, 0), (0, 0), 1.2 * mm)]))
     return out
 
@@ -204,7 +205,7 @@ def _bets_table(state: GnState | None, lang: str, width: float) -> Table:
     else:
         for wager, result in zip(state.wagers, _results(state), strict=True):
             rows.append(_bet_row(state, wager, result, lang))
-    table = Table(
+    table = Grid(
         rows,
         colWidths=_widths(BET_WEIGHTS, width),
         rowHeights=[HEAD] + [ROW] * (len(rows) - 1),
@@ -251,7 +252,7 @@ def _ledger_table(state: GnState, lang: str, width: float) -> Table:
                 TextBox(horse, 8, max_lines=2, min_size=5.5),
             ]
         )
-    table = Table(
+    table = Grid(
         rows,
         colWidths=_widths(LEDGER_WEIGHTS, width),
         rowHeights=[HEAD] + [LEDGER_ROW] * len(state.ledger),
@@ -266,7 +267,7 @@ def _blank_ledger(lang: str, width: float, height: float) -> Table:
     count = max(8, int((height - HEAD - 1) // (LEDGER_ROW + mm)))
     rows: list[list[Any]] = [_ledger_head(lang)]
     rows += [[_c(str(i + 1), 7, colour=FAINT), "", "", "", "", ""] for i in range(count)]
-    table = Table(
+    table = Grid(
         rows,
         colWidths=_widths(LEDGER_WEIGHTS, width),
         rowHeights=[HEAD] + [LEDGER_ROW + mm] * count,

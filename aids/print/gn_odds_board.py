@@ -16,6 +16,7 @@ from aids.games.grand_national.model import GnState
 from aids.print.cells import (
     FAINT,
     Dot,
+    Grid,
     TextBox,
 )
 from aids.print.gn_parts import (
@@ -210,7 +211,7 @@ class OddsBoard(Flowable):  # type: ignore[misc]  # ReportLab is untyped
             ("BACKGROUND", (4, 2), (-1, -2), colors.HexColor("#f7f7f7")),
         ]
         runners = len(rows) - 3
-        table = Table(
+        table = Grid(
             rows,
             colWidths=_widths(BOARD_WEIGHTS, width),
             rowHeights=[BOARD_TITLE, BOARD_HEAD] + [row] * runners + [BOARD_FOOT],

@@ -20,6 +20,7 @@ from aids.print.cells import (
     INK,
     SHADE,
     Dot,
+    Grid,
     SeatMark,
     TextBox,
     Tick,
@@ -60,7 +61,7 @@ from aids.print.gn_parts import (
 def _stable_page(
     state: GnState | None, seat: int | None, link: str | None, lang: str, width: float
 ) -> list[Flowable]:
-    band = Table(
+    band = Grid(
         [[_facts(state, seat, lang, width - LINK_W - GAP), "", _link_box(link, lang)]],
         colWidths=[width - LINK_W - GAP, GAP, LINK_W],
         rowHeights=[BAND_H],
@@ -115,7 +116,7 @@ def _facts(state: GnState | None, seat: int | None, lang: str, width: float) -> 
             _c(money(engine.cash(state, seat)), 10, max_lines=1),
             _c(blind_text, 7.5, max_lines=2, min_size=5.5),
         ]
-    table = Table(
+    table = Grid(
         [[name, "", "", "", "", ""], head, values],
         colWidths=_widths(FACT_WEIGHTS, width),
         rowHeights=[NAME_H, FACT_HEAD, FACT_H],
@@ -141,7 +142,7 @@ def _top_value(state: GnState, lang: str) -> Flowable:
 def _link_box(link: str | None, lang: str) -> Table:
     """The stable's private link as a QR code with its caption, or where to get one."""
     if link is None:
-        box = Table(
+        box = Grid(
             [[_c(t("gn.sheet.private_ask", lang), 9, max_lines=4, min_size=6.5)]],
             colWidths=[LINK_W],
             rowHeights=[BAND_H],
@@ -155,7 +156,7 @@ def _link_box(link: str | None, lang: str) -> Table:
         box.setStyle(TableStyle(style))
         return box
     text_w = LINK_W - LINK_QR - 2 * mm
-    caption = Table(
+    caption = Grid(
         [
             [TextBox(t("gn.sheet.private_link", lang), 9, max_lines=3, min_size=6.5)],
             [TextBox(t("gn.sheet.private_use", lang), 6.5, max_lines=2, min_size=5)],
@@ -165,7 +166,7 @@ def _link_box(link: str | None, lang: str) -> Table:
         rowHeights=[11 * mm, 6 * mm, BAND_H - 17 * mm],
     )
     caption.setStyle(TableStyle(unruled()))
-    box = Table(
+    box = Grid(
         [[caption, QrCode(link, LINK_QR)]],
         colWidths=[text_w, LINK_W - text_w],
         rowHeights=[BAND_H],
@@ -189,7 +190,7 @@ def _going_table(state: GnState | None, lang: str, width: float) -> Table:
     tops: list[Any] = [_c(t("gn.sheet.grid_top", lang), 7.5, max_lines=1, min_size=5.5)]
     tops += [_c(str(top), 10) for top in d.tops]
     first = width * 0.16
-    table = Table(
+    table = Grid(
         [head, tops],
         colWidths=[first] + [(width - first) / len(d.goings)] * len(d.goings),
         rowHeights=[GOING_HEAD, GOING_ROW],
@@ -226,7 +227,7 @@ def _horses(
             heights.append(GAP)
         grid.append([cards[i], "", cards[i + 1] if i + 1 < len(cards) else ""])
         heights.append(tall)
-    table = Table(grid, colWidths=[card_w, GAP, card_w], rowHeights=heights)
+    table = Grid(grid, colWidths=[card_w, GAP, card_w], rowHeights=heights)
     table.setStyle(TableStyle(unruled()))
     return table
 
@@ -272,7 +273,7 @@ def _card(
         ]
         grid = SpeedGrid(d.grid, state.top() if known else None, state.used[h], row)
     widths = _widths(CARD_WEIGHTS, width)
-    table = Table(
+    table = Grid(
         [[cap_cell, name, "", "", "", ""], head, values, [grid, "", "", "", "", ""]],
         colWidths=widths,
         rowHeights=[CARD_TITLE, CARD_HEAD, CARD_VALUE, grid.rows * row],

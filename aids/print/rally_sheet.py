@@ -30,7 +30,18 @@ from aids.games.rally.board import RallyMap, sample_map
 from aids.games.rally.data import load
 from aids.games.rally.describe import card_name
 from aids.games.rally.model import RallyState, TurnRecord
-from aids.print.cells import FAINT, GRID_LINE, SHADE, SeatMark, TextBox, Tick, Value, ruled, unruled
+from aids.print.cells import (
+    FAINT,
+    GRID_LINE,
+    SHADE,
+    Grid,
+    SeatMark,
+    TextBox,
+    Tick,
+    Value,
+    ruled,
+    unruled,
+)
 from aids.print.frame import Styles, join_list, rulings
 from aids.tables import Snapshot
 
@@ -147,7 +158,7 @@ def _identity(state: RallyState | None, seat: int | None, lang: str, width: floa
             Value(str(machine.draw), size=14),
         ]
     unit = width / sum(ID_WEIGHTS)
-    table = Table(
+    table = Grid(
         [head, values], colWidths=[w * unit for w in ID_WEIGHTS], rowHeights=[ID_HEAD, ID_ROW]
     )
     style = ruled(1)
@@ -265,7 +276,7 @@ def _log_table(
     rows: list[list[Any]], lang: str, width: float, row: float, first_round: int
 ) -> Table:
     unit = width / sum(LOG_WEIGHTS)
-    table = Table(
+    table = Grid(
         [_log_head(lang), *rows],
         colWidths=[w * unit for w in LOG_WEIGHTS],
         rowHeights=[LOG_HEAD] + [row] * len(rows),
@@ -451,7 +462,7 @@ def _route_card(
         col_widths += [part * w for w in weights]
         if c < columns - 1:
             col_widths[-1] += 1.5 * mm  # the gap goes into the cell before it
-    table = Table(rows, colWidths=col_widths, rowHeights=[ROUTE_HEAD] + [max(row, 4 * mm)] * per)
+    table = Grid(rows, colWidths=col_widths, rowHeights=[ROUTE_HEAD] + [max(row, 4 * mm)] * per)
     style = ruled(1, pad=1.8)
     if columns == 2:
         style.append(("LINEBEFORE", (3, 0), (3, -1), 1.4, colors.black))
@@ -472,7 +483,7 @@ def _points(lang: str, width: float) -> Table:
     values += [_c(str(p), 10) for p in points]
     first = width * 0.22
     rest = (width - first) / len(points)
-    table = Table(
+    table = Grid(
         [head, values], colWidths=[first] + [rest] * len(points), rowHeights=[5.5 * mm, 6.5 * mm]
     )
     table.setStyle(TableStyle([*ruled(1), ("BACKGROUND", (0, 0), (0, -1), SHADE)]))
@@ -497,7 +508,7 @@ def _finish(state: RallyState | None, seat: int | None, lang: str, width: float)
             Value(str(engine.place_points(state)[seat]), size=12),
             Value(str(total), size=12) if total is not None else _c("—", 10, colour=FAINT),
         ]
-    table = Table([head, values], colWidths=[width / 3] * 3, rowHeights=[5.5 * mm, 8.5 * mm])
+    table = Grid([head, values], colWidths=[width / 3] * 3, rowHeights=[5.5 * mm, 8.5 * mm])
     table.setStyle(TableStyle(ruled(1)))
     return table
 
@@ -505,7 +516,7 @@ def _finish(state: RallyState | None, seat: int | None, lang: str, width: float)
 def _notes(lang: str, width: float, height: float) -> Table:
     """An open box to write in, as tall as the column has left."""
     label = TextBox(t("rally.sheet.notes", lang), 7.5, colour=FAINT, max_lines=1)
-    table = Table([[label]], colWidths=[width], rowHeights=[height])
+    table = Grid([[label]], colWidths=[width], rowHeights=[height])
     style = unruled()
     style += [
         ("BOX", (0, 0), (-1, -1), 0.6, GRID_LINE),
