@@ -67,6 +67,13 @@ def _parser() -> argparse.ArgumentParser:
     crd.set_defaults(run=_cards)
     pack = _printing(sub, "pack", "a table's game-night PDF: its sheets and rule cards", kinds)
     pack.set_defaults(run=_pack)
+    for cmd in (crd, pack):
+        cmd.add_argument(
+            "--duplex",
+            action="store_true",
+            help="rule cards front and back (--sheet-lang both): the first language on the"
+            " fronts, the other behind it; print double-sided, flipping on the long edge",
+        )
     new = sub.add_parser("new", help="create a table and print its links")
     new.add_argument("game", choices=kinds)
     new.add_argument("--title", required=True)
@@ -117,7 +124,10 @@ def _printing(
 
 
 def _langs(args: argparse.Namespace) -> list[str]:
-    return list(LANGS) if args.sheet_lang == "both" else [args.sheet_lang]
+    langs = list(LANGS) if args.sheet_lang == "both" else [args.sheet_lang]
+    if getattr(args, "duplex", False) and len(langs) < 2:
+        raise InvalidAction("output/duplex")
+    return langs
 
 
 def _port(raw: str) -> int:
@@ -235,9 +245,13 @@ def _cards(args: argparse.Namespace, lang: str) -> int:
 
     entry, base = registry.entry(args.game), _base(args.base_url, lang)
     snapshot = _table_snapshot(args)
-    render = render_cards if args.format == "cards" else render_summary
-    pdf = render(entry.game, registry.sheet_module(args.game), snapshot, base, _langs(args))
-    path = _out_dir(args) / f"{args.game}-{args.format}-{args.sheet_lang}.pdf"
+    sheet, langs = registry.sheet_module(args.game), _langs(args)
+    if args.format == "cards":
+        pdf = render_cards(entry.game, sheet, snapshot, base, langs, duplex=args.duplex)
+    else:
+        pdf = render_summary(entry.game, sheet, snapshot, base, langs)
+    tag = "-duplex" if args.duplex and args.format == "cards" else ""
+    path = _out_dir(args) / f"{args.game}-{args.format}-{args.sheet_lang}{tag}.pdf"
     _write(path, pdf)
     print(path)
     return 0
@@ -249,8 +263,9 @@ def _pack(args: argparse.Namespace, lang: str) -> int:
     entry, base = registry.entry(args.game), _base(args.base_url, lang)
     snapshot = _table_snapshot(args)
     pdf = render_pack(entry.game, registry.sheet_module(args.game), snapshot, base,
-                      _langs(args), args.paper)  # fmt: skip
+                      _langs(args), args.paper, duplex=args.duplex)  # fmt: skip
     tag = snapshot.info.public_id[:8] if snapshot is not None else "blank"
+    tag += "-duplex" if args.duplex else ""
     path = _out_dir(args) / f"{args.game}-pack-{tag}-{args.sheet_lang}-{args.paper}.pdf"
     _write(path, pdf)
     print(path)
@@ -357,8 +372,12 @@ def _import(args: argparse.Namespace, lang: str) -> int:
 
 
 def _bench(args: argparse.Namespace, lang: str) -> int:
+    import importlib.util
+
     from aids.bench import run
 
+    if importlib.util.find_spec("pypdfium2") is None:  # the print baseline reads PDFs back
+        raise InvalidAction("output/bench_extras")
     run()
     return 0
 

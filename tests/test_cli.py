@@ -422,3 +422,14 @@ def test_aids_cards_and_aids_pack_write_their_pdfs(tmp_path: Path) -> None:
     sizes = {tuple(round(float(v)) for v in page.mediabox[2:]) for page in pack.pages}
     assert (842, 1191) in sizes and (595, 842) in sizes  # A3 sheets, A4 cards
     assert "key=" not in "".join(page.extract_text() for page in pack.pages)
+
+
+def test_duplex_needs_both_languages_and_marks_the_file(tmp_path: Path) -> None:
+    db = tmp_path / "a.sqlite3"
+    out = aids("--lang", "en", "cards", "ekiden", "--duplex", "--sheet-lang", "en", "--out",
+               str(tmp_path), db=db, check=False)  # fmt: skip
+    assert out.returncode == 2 and "output/duplex" in out.stderr
+    assert "--sheet-lang both" in out.stderr  # the message says what to do
+    assert not list(tmp_path.glob("*.pdf"))
+    out = aids("pack", "ekiden", "--duplex", "--out", str(tmp_path), db=db)
+    assert Path(out.stdout.strip()).name == "ekiden-pack-blank-duplex-both-a4.pdf"

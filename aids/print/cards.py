@@ -277,9 +277,21 @@ class Card(Flowable):  # type: ignore[misc]  # ReportLab is untyped
         self.foot.drawOn(c, 0, 0)
 
 
-def card_story(per_lang: Mapping[str, list[tuple[str, list[Flowable]]]]) -> list[Flowable]:
-    """The cards in reading order: with two languages, each card's versions side by side."""
+#: Where each card of a front page lands on its back, printed double-sided and turned over
+#: the long edge (portrait A4's usual duplex): left and right swap, top and bottom stay.
+BACK_OF = (1, 0, 3, 2)
+
+
+def card_story(
+    per_lang: Mapping[str, list[tuple[str, list[Flowable]]]], *, duplex: bool = False
+) -> list[Flowable]:
+    """The cards in reading order. With two languages, each card's versions sit side by
+    side; or, ``duplex``, the first language fills the fronts and the second the backs, each
+    card's translation right behind it when the sheet is printed on both sides (flip on the
+    long edge) — cut once, every card is ja on one face and en on the other."""
     langs = list(per_lang)
+    if duplex and len(langs) == 2:
+        return _duplex_story(per_lang[langs[0]], per_lang[langs[1]])
     count = max(len(v) for v in per_lang.values())
     story: list[Flowable] = []
     for i in range(count):
@@ -288,6 +300,20 @@ def card_story(per_lang: Mapping[str, list[tuple[str, list[Flowable]]]]) -> list
             if i < len(cards_of):
                 story.append(Card(cards_of[i][1]))
             story.append(FrameBreak())
+    return story
+
+
+def _duplex_story(
+    front: list[tuple[str, list[Flowable]]], back: list[tuple[str, list[Flowable]]]
+) -> list[Flowable]:
+    story: list[Flowable] = []
+    for first in range(0, max(len(front), len(back)), 4):
+        for side, slots in ((front, range(4)), (back, BACK_OF)):
+            for slot in slots:  # frame by frame: the card whose front is in the slot facing
+                n = first + slot
+                if n < len(side):
+                    story.append(Card(side[n][1]))
+                story.append(FrameBreak())
     return story
 
 

@@ -151,6 +151,10 @@ class SpeedGrid(Flowable):  # type: ignore[misc]  # ReportLab is untyped
         size = min(12.0, rh * 0.45, cw * 0.36)
         c.saveState()
         c.setFont(register(), size)
+        c.setStrokeColor(STROKE)
+        c.setLineWidth(0.9)
+        inset = min(cw, rh) * 0.12
+        fill = None  # set only when it changes: 64 cells a grid, 8 grids a stable
         for i in range(self.cells):
             number = self.cells - i
             r, k = divmod(i, GRID_COLS)
@@ -159,12 +163,13 @@ class SpeedGrid(Flowable):  # type: ignore[misc]  # ReportLab is untyped
             if mark:
                 c.setFillColor(OUT if mark == "out" else USED)
                 c.rect(x, y, cw, rh, stroke=0, fill=1)
-            c.setFillColor(FAINT if mark == "out" else INK)
+                fill = None
+            ink = FAINT if mark == "out" else INK
+            if ink is not fill:
+                c.setFillColor(ink)
+                fill = ink
             base = y + rh / 2 - (ASCENT - 0.5) * size
             c.drawCentredString(x + cw / 2, base, str(number))
-            inset = min(cw, rh) * 0.12
-            c.setStrokeColor(STROKE)
-            c.setLineWidth(0.9)
             if mark:  # ／ for a used point, × for one above the top
                 c.line(x + inset, y + inset, x + cw - inset, y + rh - inset)
             if mark == "out":

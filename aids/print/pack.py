@@ -15,7 +15,15 @@ from typing import Any
 
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate
+from reportlab.platypus import (
+    BaseDocTemplate,
+    DocIf,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+)
 
 from aids.core.i18n import t
 from aids.core.links import game_url, viewer_url
@@ -39,7 +47,7 @@ def _label(snapshot: Snapshot | None, lang: str) -> str:
 
 def _cards_for(
     game: AnyGame, sheet: Any, snapshot: Snapshot | None, base_url: str, langs: Sequence[str]
-) -> dict[str, list[tuple[str, list[Any]]]]:
+) -> dict[str, list[tuple[str, list[Flowable]]]]:
     return {
         lang: cards.cards(game, sheet, lang, card_link(game, snapshot, base_url, lang),
                           _label(snapshot, lang))
@@ -54,33 +62,54 @@ def render_pack(
     base_url: str,
     langs: Sequence[str],
     paper: str = "a4",
+    *,
+    duplex: bool = False,
 ) -> bytes:
-    """The sheets in ``langs[0]`` on ``paper``, then the rule cards (A4) in every language."""
+    """The sheets in ``langs[0]`` on ``paper``, then the rule cards (A4) in every language;
+    ``duplex``: the cards front and back (``cards.card_story``), starting on a front page."""
     lang = langs[0]
     size = page_size(game, paper)
     story = list(sheet.story(snapshot, lang, body_width(size), styles(lang)))
+    if duplex:  # the last sheet page on a front: its back stays blank, the cards start anew
+        story.append(DocIf("doc.page % 2 == 1", [NextPageTemplate(BLANK), PageBreak()]))
     story += [NextPageTemplate(cards.CARDS_TEMPLATE), PageBreak()]
-    story += cards.card_story(_cards_for(game, sheet, snapshot, base_url, langs))
+    story += cards.card_story(_cards_for(game, sheet, snapshot, base_url, langs), duplex=duplex)
     return build_pdf(
         header_for(game, snapshot, base_url, lang),
         story,
         size=size,
         lang=lang,
         author=t("app.name", lang),
-        extra_templates=[cards.cards_template()],
+        extra_templates=[cards.cards_template(), _blank_template(size)],
     )
 
 
+BLANK = "blank"
+
+
+def _blank_template(size: tuple[float, float]) -> PageTemplate:
+    """A page left empty: the back of a sheet when the cards that follow print duplex."""
+    return PageTemplate(id=BLANK, frames=[Frame(0, 0, *size, id=BLANK)], pagesize=size)
+
+
 def render_cards(
-    game: AnyGame, sheet: Any, snapshot: Snapshot | None, base_url: str, langs: Sequence[str]
+    game: AnyGame,
+    sheet: Any,
+    snapshot: Snapshot | None,
+    base_url: str,
+    langs: Sequence[str],
+    *,
+    duplex: bool = False,
 ) -> bytes:
-    """The rule cards alone: A6 4-up on A4 with cut marks, ``langs`` side by side."""
+    """The rule cards alone: A6 4-up on A4 with cut marks, ``langs`` side by side or
+    (``duplex``) the first on the fronts and the second on the backs."""
     buffer = io.BytesIO()
     title = cards.load_cards(game.info.kind, langs[0]).title
     doc = BaseDocTemplate(buffer, pagesize=A4, title=title, author=t("app.name", langs[0]),
                           invariant=1, initialFontName=register())  # fmt: skip
     doc.addPageTemplates([cards.cards_template()])
-    doc.build(cards.card_story(_cards_for(game, sheet, snapshot, base_url, langs)))
+    per_lang = _cards_for(game, sheet, snapshot, base_url, langs)
+    doc.build(cards.card_story(per_lang, duplex=duplex))
     return buffer.getvalue()
 
 

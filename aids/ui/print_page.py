@@ -18,17 +18,24 @@ def _blank_pdf(kind: str, base: str, sheet_lang: str, paper: str) -> bytes:
     return render_sheet(registry.sheet_module(kind), entry.game, None, base, sheet_lang, paper)
 
 
-def _cards_pdf(kind: str, base: str, langs: tuple[str, ...], summary: bool) -> bytes:
-    from aids.print.pack import render_cards, render_summary
+def _cards_pdf(kind: str, base: str, langs: tuple[str, ...], duplex: bool) -> bytes:
+    from aids.print.pack import render_cards
 
-    render = render_summary if summary else render_cards
-    return render(registry.entry(kind).game, registry.sheet_module(kind), None, base, langs)
+    entry = registry.entry(kind)
+    return render_cards(entry.game, registry.sheet_module(kind), None, base, langs, duplex=duplex)
+
+
+def _summary_pdf(kind: str, base: str, langs: tuple[str, ...]) -> bytes:
+    from aids.print.pack import render_summary
+
+    return render_summary(registry.entry(kind).game, registry.sheet_module(kind), None, base, langs)
 
 
 def render() -> None:
     page_header().title(tr("table.print_title"))
     st.caption(tr("table.print_hint"))
     paper = paper_choice("blank_paper")
+    duplex = st.toggle(tr("table.duplex"), key="cards_duplex", help=tr("table.duplex_help"))
     base = base_url()
     for kind in registry.entries():
         st.subheader(tr(f"{kind}.name"))
@@ -44,16 +51,16 @@ def render() -> None:
         both = ("ja", "en")
         cards_col, summary_col = st.columns(2)
         cards_col.download_button(
-            tr("table.download_cards"),
-            data=partial(_cards_pdf, kind, base, both, False),
-            file_name=f"{kind}-cards-ja-en.pdf",
+            tr("table.download_cards_duplex" if duplex else "table.download_cards"),
+            data=partial(_cards_pdf, kind, base, both, duplex),
+            file_name=f"{kind}-cards-ja-en{'-duplex' if duplex else ''}.pdf",
             mime="application/pdf",
             on_click="ignore",
             key=f"cards_{kind}",
         )
         summary_col.download_button(
             tr("table.download_summary"),
-            data=partial(_cards_pdf, kind, base, both, True),
+            data=partial(_summary_pdf, kind, base, both),
             file_name=f"{kind}-summary-ja-en.pdf",
             mime="application/pdf",
             on_click="ignore",

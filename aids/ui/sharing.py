@@ -112,6 +112,9 @@ def share(ctx: TableContext) -> None:
             on_click="ignore",
             key="download_sheet",
         )
+        duplex = text_col.toggle(
+            tr("table.duplex"), key="pack_duplex", help=tr("table.duplex_help")
+        )
         text_col.download_button(
             tr("table.download_pack"),
             data=lambda: render_pack(
@@ -121,8 +124,9 @@ def share(ctx: TableContext) -> None:
                 base_url(),
                 (current, "en" if current == "ja" else "ja"),
                 paper,
+                duplex=duplex,
             ),
-            file_name=f"{kind}-pack-{current}-{paper}.pdf",
+            file_name=f"{kind}-pack-{current}-{paper}{'-duplex' if duplex else ''}.pdf",
             mime="application/pdf",
             on_click="ignore",
             key="download_pack",

@@ -178,3 +178,48 @@ def test_the_pack_holds_the_tables_sheets_then_its_cards(
     assert link in qr_codes(pdf, count - 1)  # the cards open this table, not the game
     assert "key=" not in page_text(pdf)
     assert count >= 5 + -(-2 * card_count("rally", "ja") // 4)
+
+
+def _card_numbers(page: bytes) -> dict[int, int]:
+    """The card number printed in each quarter of a page (0 top left … 3 bottom right)."""
+    found: dict[int, int] = {}
+    for text in texts(page):
+        number = re.search(r"(?:カード|card) (\d+)", text.text)
+        if number:
+            col = int(text.box.x0 >= cards.CARD_W - 1)
+            row = int(text.box.y1 <= cards.CARD_H + 1)
+            found[2 * row + col] = int(number.group(1))
+    return found
+
+
+@pytest.mark.parametrize("kind", ["derby", "gn"])
+def test_duplex_cards_put_each_translation_right_behind_its_card(kind: str) -> None:
+    """Printed double-sided and flipped on the long edge, a front's top-left card backs onto
+    the next page's top-right: cut once, every card is ja on one face and en on the other."""
+    game = entry(kind).game
+    pdf = render_cards(game, sheet_module(kind), None, BASE, ("ja", "en"), duplex=True)
+    sides = pages(pdf)
+    count = card_count(kind, "ja")
+    assert len(sides) == 2 * -(-count // 4)
+    for front, back in zip(sides[::2], sides[1::2], strict=True):
+        on_front, on_back = _card_numbers(front), _card_numbers(back)
+        assert on_front and len(on_back) == len(on_front)
+        for slot, number in on_front.items():
+            assert on_back[cards.BACK_OF[slot]] == number
+        assert re.search("[ぁ-んァ-ン一-龥]", " ".join(t.text for t in texts(front)))
+        assert not re.search("[ぁ-んァ-ン]", " ".join(t.text for t in texts(back)))
+    assert sorted(n for p in sides[::2] for n in _card_numbers(p).values()) == list(
+        range(1, count + 1)
+    )
+
+
+def test_a_duplex_pack_starts_its_cards_on_a_front_page() -> None:
+    """The Derby's sheet is one page: its back is left blank, so the cards' fronts fall on
+    odd pages and their translations behind them."""
+    game = entry("derby").game
+    plain = pages(render_pack(game, sheet_module("derby"), None, BASE, ("ja", "en")))
+    duplex = pages(render_pack(game, sheet_module("derby"), None, BASE, ("ja", "en"), duplex=True))
+    assert _card_numbers(plain[1]) and len(duplex) == 2 + 2 * -(-card_count("derby", "ja") // 4)
+    assert texts(duplex[1]) == []  # the sheet's back: nothing printed on it
+    assert _card_numbers(duplex[2]) == {0: 1, 1: 2, 2: 3, 3: 4}
+    assert _card_numbers(duplex[3]) == {1: 1, 0: 2, 3: 3, 2: 4}

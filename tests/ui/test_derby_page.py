@@ -158,6 +158,11 @@ def test_print_page_offers_blank_sheets_in_both_languages(app_db: Path) -> None:
     assert any("日本語" in label for label in labels) and any(
         "English" in label for label in labels
     )
+    assert sum("side by side" in label for label in labels) == 4  # a cards button per game
+    at.toggle(key="cards_duplex").set_value(True).run()  # double-sided rule cards
+    labels = [b.label for b in at.get("download_button")]
+    assert sum("en on the back" in label for label in labels) == 4
+    assert not any("side by side" in label for label in labels)
 
 
 def test_rulings_are_shown_to_the_referee(app_db: Path) -> None:
