@@ -1,10 +1,11 @@
 """The table service: one live game = setup + keys + append-only event log; state = its fold.
 
 Every write goes through the same checks in a fixed order (learned from boardgame.io's
-master): table → key (→ role) → expected sequence → parse → may this role act for the
-action's actor → the engine (game over, turn, rule) → append. Nothing is written when any check
-fails. Every read goes through the game's ``view`` for the reader's role, the log included.
-Undo and redo are events too, so the log keeps the audit trail.
+master): table → key (→ role; wrong keys are rate-limited per table) → expected sequence →
+parse → may this role act for the action's actor → the engine (game over, turn, rule) →
+append. Nothing is written when any check fails. Every read goes through the game's ``view``
+for the reader's role, the log included. Undo and redo are events too, so the log keeps the
+audit trail.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from aids.core import inputs
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState
 from aids.games.base import REFEREE, VIEWER, AnyGame, Role
 from aids.store.base import EventRow, KeyRow, Store, TableRow
+from aids.tables.attempts import KeyAttempts
 from aids.tables.export import MAX_TITLE, export_document, parse_export
 from aids.tables.fold import Fold, fold_events, start
 from aids.tables.keys import (
@@ -45,11 +47,20 @@ class TableService:
     """Create, read and write tables. Thread-safe; shareable across Streamlit sessions.
 
     ``games`` maps each game's kind to its engine: the service never imports a game.
+    ``key_attempts`` limits wrong keys per table (``aids.tables.attempts``: a burst of 10,
+    then one per 3 s); tests pass one with a fake clock.
     """
 
-    def __init__(self, store: Store, games: Mapping[str, AnyGame]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        games: Mapping[str, AnyGame],
+        *,
+        key_attempts: KeyAttempts | None = None,
+    ) -> None:
         self.store = store
         self.games = dict(games)
+        self.key_attempts = key_attempts or KeyAttempts()
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[TableRow, Fold]] = {}
         self._live_keys: dict[int, list[KeyRow]] = {}  # by table id; writes re-check in the store
@@ -87,16 +98,39 @@ class TableService:
 
     def role_for(self, public_id: str, key: object) -> Role:
         """The one place that decides who a key makes you: an empty, missing, malformed, wrong
-        or revoked key is a viewer; a live key is the role it was issued for."""
-        if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
-            return VIEWER
+        or revoked key is a viewer; a live key is the role it was issued for.
+
+        Raises:
+            Forbidden: ``table/key_attempts`` while the table's budget of wrong keys is spent
+                (any key, the right one too; no key is never refused).
+        """
+        if key is None or key == "":
+            return VIEWER  # a plain viewer: not even the table is looked up
         return self._role(self._row(public_id), key, fresh=True)[0]
 
     def _role(self, row: TableRow, key: object, *, fresh: bool) -> tuple[Role, str | None]:
         """The key's role and hash. Reads ask the store each time (a revoked key stops at
         once); a write may use the keys this process last saw, because the store's append
-        checks the key again in the write's own transaction."""
-        if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
+        checks the key again in the write's own transaction.
+
+        A key given (any but ``None`` or ``""``) spends an attempt of the table's budget
+        before it is looked at; a live key gives it back, so only wrong keys count.
+        """
+        if key is None or key == "":
+            return VIEWER, None
+        self.key_attempts.take(row.id)  # refused here, unchecked, while the budget is spent
+        try:
+            role, digest = self._match(row, key, fresh=fresh)
+        except BaseException:
+            self.key_attempts.give_back(row.id)  # the store failed: no attempt was made
+            raise
+        if digest is not None:
+            self.key_attempts.give_back(row.id)
+        return role, digest
+
+    def _match(self, row: TableRow, key: object, *, fresh: bool) -> tuple[Role, str | None]:
+        """The role of a live key matching ``key`` and its hash, else the viewer's."""
+        if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH:
             return VIEWER, None
         digest = hash_key(key)
         for attempt in ("cached", "fresh"):
