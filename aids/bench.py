@@ -36,6 +36,7 @@ TARGET_REACH_MS = 2.0  # the rally's reachable towns and proposal, per query
 TARGET_PACK_WARM_S = 0.5  # a 5-player table's print pack, both languages
 TARGET_PACK_COLD_S = 1.5
 TARGET_PACK_MB = 3.0
+TARGET_CHANCES_S = 1.0  # 10,000 playouts of a 4-player Derby after fence 1, warm
 TARGET_PACK_RATIO = 1.5  # to the same pages drawn with bare canvas calls (print.bare)
 PACK_PLAYERS = ["Aki", "Ben", "Chie", "Dai", "Emi"]
 
@@ -226,6 +227,53 @@ def bench_reachable(queries: int = 2000, seed: int = 3) -> dict[str, float]:
     }
 
 
+def bench_chances(seed: int = 3) -> dict[str, float]:
+    """The Derby's live chances for a 4-player position just after fence 1 (the viewer's
+    view: hands unknown): 10,000 playouts, warm (best of 3). Baseline: the same random
+    playouts (same deals, uniformly random legal actions) through the engine's own
+    ``legal_actions`` and ``apply``, timed over 200 playouts."""
+    from aids.games.base import VIEWER
+    from aids.games.chances import estimate
+    from aids.games.derby.chances import DerbyChances
+    from aids.games.derby.simulate import random_action, with_fallen_discards
+
+    rng = random.Random(seed)
+    state = engine.initial_state(
+        DerbySetup.default(["A", "B", "C", "D"], mode="simulation", seed=seed)
+    )
+    history = [state]
+    while state.fence == 1:
+        state = engine.apply(state, random_action(state, rng))
+        history.append(state)
+    viewed = [engine.view(s, VIEWER) for s in history]
+    model = DerbyChances(viewed)
+    position = viewed[-1]
+    result = estimate(model, position, playouts=10_000)
+    best = _best_of(lambda: estimate(model, position, playouts=10_000), 3)
+
+    def engine_playouts(n: int = 200) -> None:
+        from aids.games.derby.chances import with_hands
+
+        local = random.Random(1)
+        for _ in range(n):
+            hands, deck = model.sample(position, local)
+            game = with_hands(position, hands, deck)
+            while game.ended is None:
+                options = engine.legal_actions(game)
+                choice = options[int(local.random() * len(options))]
+                game = engine.apply(game, with_fallen_discards(game, choice))
+
+    bare = _best_of(engine_playouts, 2) / 200
+    per_second = 10_000 / best
+    return {
+        "seconds": best,
+        "playouts_per_s": per_second,
+        "error": result.worst_error,
+        "engine_playouts_per_s": 1 / bare,
+        "ratio_to_engine": per_second * bare,
+    }
+
+
 def _pack_table(folder: Path, kind: str) -> tuple[Any, Any]:
     """A 5-player table of ``kind`` on a fresh store, as a viewer sees it."""
     from aids.registry import entry
@@ -302,6 +350,7 @@ def run() -> dict[str, dict[str, float]]:
             "sheet": bench_sheet(),
             "reachable": bench_reachable(),
             "pack": bench_pack(Path(tmp)),
+            "chances": bench_chances(),
         }
     r, w, s, m = results["replay"], results["record"], results["sheet"], results["reachable"]
     print("benchmark                    measured        target     ratio (same run)")
@@ -335,6 +384,13 @@ def run() -> dict[str, dict[str, float]]:
             f" cold {p[f'{kind}_cold_s']:.2f} s <= {TARGET_PACK_COLD_S} s;"
             f" {p[f'{kind}_mb']:.2f} MB <= {TARGET_PACK_MB:.0f} MB"
         )
+    c = results["chances"]
+    print(
+        f"Derby chances (10,000)     {c['seconds']:8.2f} s       <= {TARGET_CHANCES_S:.0f} s"
+        f"      {c['ratio_to_engine']:6.1f}× the playouts/s of a random loop over the engine"
+        f" ({c['playouts_per_s']:,.0f}/s vs {c['engine_playouts_per_s']:,.0f}/s);"
+        f" ±{100 * c['error']:.2f} % at 95 % (target ±1 %)"
+    )
     print(
         "target met: "
         f"replay {r['us_per_action'] / TARGET_REPLAY_US:.2f}, "

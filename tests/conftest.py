@@ -68,4 +68,5 @@ def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "app.sqlite3"
     monkeypatch.setenv("AIDS_DB", str(path))
     monkeypatch.setenv("AIDS_PUBLIC_URL", "http://race.test:8501")
+    monkeypatch.setenv("AIDS_CHANCE_PLAYOUTS", "1000")  # the pages' chances: cheap in tests
     return path

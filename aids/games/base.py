@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from aids.core.errors import InvalidAction
+from aids.games.chances import ChanceModel
 
 RoleKind = Literal["viewer", "referee", "seat", "chance"]
 
@@ -220,6 +221,13 @@ class Game(ABC, Generic[SetupT, StateT, ActionT]):
 
     def is_over(self, state: StateT) -> bool:
         return self.outcome(state) is not None
+
+    # --- live chances ---------------------------------------------------------------------
+
+    def chances(self, history: Sequence[StateT]) -> ChanceModel | None:
+        """The game's model of chances (``aids.games.chances``) for a position reached through
+        ``history`` (the viewer's states from the start), or None if it has none."""
+        return None
 
     # --- what each role may see -----------------------------------------------------------
 

@@ -40,11 +40,19 @@ class Snapshot:
     to_move: frozenset[Role]
     outcome: Outcome | None
     _log: Callable[[], tuple[LogEntry, ...]] = field(repr=False, compare=False)
+    _history: Callable[[], tuple[Any, ...]] = field(repr=False, compare=False, default=tuple)
 
     @cached_property
     def log(self) -> tuple[LogEntry, ...]:
         """The audit trail as ``role`` may see it: secret choices still held are sealed."""
         return self._log()
+
+    @cached_property
+    def history(self) -> tuple[Any, ...]:
+        """The state before the first action and after each action in force, each through
+        ``view`` for ``role`` as it was then (charts, the step-through replay, chances):
+        ``history[-1]`` is ``state``. Built when first read."""
+        return self._history()
 
 
 def _filtered_log(fold: Fold, role: Role) -> tuple[LogEntry, ...]:
@@ -78,6 +86,8 @@ def snapshot_of(row: TableRow, fold: Fold, role: Role, *, lazy: bool = False) ->
     """``role``'s snapshot. ``lazy``: the log is filtered only if read (a write's result)."""
     game = fold.game
     referee = role.is_referee
+    states = tuple(fold.states)  # the fold's list grows only in a copy: this stays as it is
+    history: Callable[[], tuple[Any, ...]] = lambda: tuple(game.view(s, role) for s in states)  # noqa: E731
     if lazy:
         frozen = fold.copy()
         log: Callable[[], tuple[LogEntry, ...]] = lambda: _filtered_log(frozen, role)  # noqa: E731
@@ -95,4 +105,5 @@ def snapshot_of(row: TableRow, fold: Fold, role: Role, *, lazy: bool = False) ->
         game.to_move(fold.state),
         game.outcome(fold.state),
         log,
+        history,
     )

@@ -3,10 +3,10 @@
 The frame resolves the reader's role from the URL's key (one function, in the table service),
 reads the table through that role's view, and draws what is the same for every game: header
 (with the referee's tools: the players' QR code, undo, redo), language, the live view for
-viewers, a new link shown once, the log, the rulings (``table_log``), share/print/export and
-the keys (``sharing``). A game's page module (``GamePage``) draws only its own parts: the
-setup fields, the status line, the record controls and the board (shared pieces for those in
-``layout``).
+viewers, a new link shown once, the live chances (``insights``), the log, the rulings
+(``table_log``), share/print/export and the keys (``sharing``). A game's page module
+(``GamePage``) draws only its own parts: the setup fields, the status line, the record
+controls and the board (shared pieces for those in ``layout``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from aids.games.base import VIEWER, Role
 from aids.tables import Snapshot
 from aids.ui.common import heading, lang, page_header, plain, run_write, service, show_flash, tr
 from aids.ui.context import GamePage, TableContext, page_for
+from aids.ui.insights import chances
 from aids.ui.sharing import players_qr, share, show_new_link
 from aids.ui.table_log import log, rulings
 
@@ -32,7 +33,13 @@ __all__ = ["GamePage", "TableContext", "page_for", "render_table"]
 def render_table(public_id: str, key: str | None) -> None:
     """The page of one table for whoever holds the URL."""
     try:
-        role = service().role_for(public_id, key)
+        try:
+            role = service().role_for(public_id, key)
+        except AidsError as exc:
+            if exc.code != "table/key_attempts":
+                raise
+            st.warning(plain(exc.message(lang())))  # "try again in N s": follow meanwhile
+            role, key = VIEWER, None
         snapshot = service().snapshot(public_id, role)
     except AidsError as exc:
         st.error(plain(exc.message(lang())))
@@ -65,6 +72,7 @@ def render_table(public_id: str, key: str | None) -> None:
         page.controls(ctx)
     with board:
         page.board(ctx)
+    chances(ctx)
     log(ctx, expanded=True)
     rulings(game)
     if role.is_referee:
@@ -92,6 +100,7 @@ def _live(public_id: str) -> None:
     page = page_for(snapshot.info.kind)
     page.status(ctx)
     page.board(ctx)
+    chances(ctx)
     log(ctx, expanded=False)
     rulings(game)
 

@@ -181,6 +181,29 @@ def test_cached_state_equals_fresh_replay(
     assert service.snapshot(pid).state == service.replay(pid)
 
 
+def test_history_is_every_state_in_force_as_the_reader_sees_it(
+    service: TableService, derby_table: tuple[str, str]
+) -> None:
+    """The charts and the step-through replay read the states along the log: one before the
+    first action and one after each action in force (an undone one drops out), the last equal
+    to the snapshot's state, each through the reader's view."""
+    pid, key = derby_table
+    service.record(pid, key, 0, BET)
+    service.record(pid, key, 1, PLAY)
+    service.undo(pid, key, 2)
+    snap = service.snapshot(pid)
+    assert len(snap.history) == 2  # the start and the bet; the undone play is not in force
+    assert snap.history[0].counters == () and len(snap.history[1].counters) == 1
+    assert snap.history[-1] == snap.state
+
+    info, _ = service.create(
+        "derby", "Dealt", DerbySetup.default(["A", "B"], mode="simulation", seed=4).to_dict()
+    )
+    viewer = service.snapshot(info.public_id)
+    assert service.replay(info.public_id).hands  # the engine deals the hands
+    assert all(not hand for state in viewer.history for hand in state.hands)  # none of them
+
+
 def test_a_new_process_sees_everything(
     service: TableService, derby_table: tuple[str, str], db_path: Path
 ) -> None:

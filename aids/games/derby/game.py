@@ -9,6 +9,7 @@ from typing import ClassVar
 from aids.core.errors import Forbidden
 from aids.games.base import CHANCE, REFEREE, Game, GameInfo, Outcome, Role, rank_by_score
 from aids.games.derby import engine
+from aids.games.derby.chances import DerbyChances
 from aids.games.derby.data import load
 from aids.games.derby.describe import describe
 from aids.games.derby.model import (
@@ -85,6 +86,9 @@ class Derby(Game[DerbySetup, DerbyState, Action]):
             return None
         scores = engine.scores(state)
         return Outcome(state.ended, rank_by_score(scores), scores)
+
+    def chances(self, history: Sequence[DerbyState]) -> DerbyChances:
+        return DerbyChances(history)
 
     def view(self, state: DerbyState, role: Role) -> DerbyState:
         return engine.view(state, role)

@@ -1,0 +1,138 @@
+"""Live chances: the probability of each outcome that matters, for the position on the table.
+
+A game's ``ChanceModel`` says what it measures (one ``Measure`` per figure: a horse finishing,
+a player winning, a player's expected money) and how to play one game out from what everyone
+may see: it samples what nobody at the table can see (unknown hands and draw piles, from the
+cards not yet seen; chance as the rulebook's distribution) and the players' future choices
+(uniformly random legal choices unless the model names a better one), and returns one value
+per measure. ``estimate`` averages many playouts and says how sure it is: the number of
+playouts and the half-width of the 95 % interval of each figure. A model may also compute a
+position exactly where that is cheap; ``estimate`` then returns the exact figures.
+
+Pure: no Streamlit, no storage. The table service caches an estimate per log position and
+computes it after a write, never in its way (``aids/tables/chances.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """One figure: its group (``horse``, ``player``…), whose it is (a row or seat index) and
+    how it reads (``probability`` 0–1, or ``expected`` in the game's own unit)."""
+
+    group: str
+    index: int
+    kind: str = "probability"
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """The figures for one position, in the order of the model's measures.
+
+    ``exact``: computed exactly (``playouts`` is 0 and every error 0). Otherwise ``errors``
+    are the half-widths of 95 % intervals (normal approximation) from ``playouts`` games.
+    """
+
+    measures: tuple[Measure, ...]
+    values: tuple[float, ...]
+    errors: tuple[float, ...]
+    playouts: int
+    exact: bool
+    seconds: float
+    model: str  # the message key naming the model of the players' choices
+
+    def value(self, group: str, index: int) -> float:
+        return self.values[self.measures.index(Measure(group, index, self._kind(group)))]
+
+    def error(self, group: str, index: int) -> float:
+        return self.errors[self.measures.index(Measure(group, index, self._kind(group)))]
+
+    def _kind(self, group: str) -> str:
+        return next(m.kind for m in self.measures if m.group == group)
+
+    @property
+    def worst_error(self) -> float:
+        """The widest 95 % half-width among the probabilities (what the page states)."""
+        return max(
+            (e for m, e in zip(self.measures, self.errors, strict=True) if m.kind == "probability"),
+            default=0.0,
+        )
+
+
+class ChanceModel(Protocol):
+    """What a game provides for live chances (see the module's docstring)."""
+
+    #: the message key of the one line that names the model of the players' choices
+    model: str
+
+    def measures(self, state: Any) -> tuple[Measure, ...]:
+        """What is measured for this position, in a fixed order."""
+        ...
+
+    def decided(self, state: Any) -> tuple[float, ...] | None:
+        """The figures when nothing is left to chance (the race is over), else None."""
+        ...
+
+    def exact(self, state: Any) -> tuple[float, ...] | None:
+        """The figures computed exactly, when that is cheap; None otherwise."""
+        ...
+
+    def playouts(self, state: Any, n: int, rng: random.Random) -> Sequence[Sequence[float]]:
+        """``n`` games played out from ``state`` (a viewer's view): one row of values each."""
+        ...
+
+    def label(self, state: Any, measure: Measure, lang: str) -> str:
+        """Whose figure ``measure`` is, in ``lang``: a horse's or a player's name."""
+        ...
+
+
+def estimate(
+    model: ChanceModel,
+    state: Any,
+    *,
+    playouts: int = 10_000,
+    seed: int = 0,
+    budget: float | None = None,
+    batch: int = 500,
+) -> Estimate:
+    """The chances for ``state`` (what every player may see): decided, exact, or the mean of
+    ``playouts`` random games (fewer if ``budget`` seconds run out first, never fewer than one
+    batch). The same seed gives the same figures."""
+    started = time.perf_counter()
+    measures = model.measures(state)
+    known = model.decided(state)
+    if known is None:
+        known = model.exact(state)
+    if known is not None:
+        zeros = tuple(0.0 for _ in measures)
+        spent = time.perf_counter() - started
+        return Estimate(measures, tuple(known), zeros, 0, True, spent, model.model)
+    rng = random.Random(seed)
+    sums = [0.0] * len(measures)
+    squares = [0.0] * len(measures)
+    done = 0
+    while done < playouts:
+        for row in model.playouts(state, min(batch, playouts - done), rng):
+            for i, v in enumerate(row):
+                sums[i] += v
+                squares[i] += v * v
+            done += 1
+        if budget is not None and time.perf_counter() - started > budget:
+            break
+    means = tuple(s / done for s in sums)
+    errors = tuple(
+        Z95 * math.sqrt(max(0.0, q / done - m * m) / max(1, done - 1)) if done > 1 else 1.0
+        for q, m in zip(squares, means, strict=True)
+    )
+    spent = time.perf_counter() - started
+    return Estimate(measures, means, errors, done, False, spent, model.model)

@@ -1,0 +1,143 @@
+"""Live chances for the tables: computed after a write, never in its way, cached per log
+position.
+
+A page asks ``ChanceService.latest(public_id)``; it answers at once with the estimate for the
+table's newest position if it has one, else with the last one it has (marked stale) and
+starts the computation in a worker. Writes never wait for it: the append has long returned
+when a page next asks. The figures come from what every player may see (the viewer's history
+of states), so no page learns anything hidden from them, and everyone sees the same figure.
+The worker is a separate process by default, so a computation uses the second core and not
+the server's (Python threads share one).
+
+Each estimate is seeded with its log position: anyone can recompute a figure with
+``aids.games.chances.estimate(model, state, seed=seq)``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Any
+
+from aids.games.base import VIEWER
+from aids.games.chances import Estimate, estimate
+from aids.tables.service import TableService
+
+PLAYOUTS = 10_000  # about ±1 % at 95 % for a probability near one half
+BUDGET_SECONDS = 3.0  # a busy machine stops sooner, with a wider stated error
+KEEP = 512  # positions kept (a few per table: the newest is what pages ask for)
+
+
+@dataclass(frozen=True, slots=True)
+class Chances:
+    """What a page shows: the estimate (None until the first is ready), whether it is for an
+    earlier position than the table's newest (``stale``: a new one is being computed), and
+    the position it is for."""
+
+    estimate: Estimate | None
+    stale: bool
+    seq: int
+
+
+def compute(
+    kind: str, history: Sequence[Any], seq: int, playouts: int, budget: float
+) -> Estimate | None:
+    """One table's chances (run in the worker): the game's model over the viewer's history."""
+    from aids.registry import engines
+
+    game = engines()[kind]
+    model = game.chances(history)
+    if model is None:
+        return None
+    return estimate(model, history[-1], playouts=playouts, seed=seq, budget=budget)
+
+
+class ChanceService:
+    """The chances of every table of a ``TableService``, computed one at a time by a worker."""
+
+    def __init__(
+        self,
+        tables: TableService,
+        *,
+        executor: Executor | None = None,
+        playouts: int = PLAYOUTS,
+        budget: float = BUDGET_SECONDS,
+    ) -> None:
+        self.tables = tables
+        self.playouts, self.budget = playouts, budget
+        self._executor = executor
+        self._lock = threading.RLock()  # a finished future's callback may run in submit()
+        self._done: OrderedDict[tuple[str, int], Estimate | None] = OrderedDict()
+        self._running: dict[tuple[str, int], Future[Estimate | None]] = {}
+        self._last: dict[str, tuple[int, Estimate | None]] = {}
+
+    def _pool(self) -> Executor:
+        return self._executor or _worker()
+
+    def supported(self, kind: str) -> bool:
+        return self.tables.game(kind).chances(()) is not None
+
+    def latest(self, public_id: str) -> Chances:
+        """The chances for the table's newest position, or the last ones known while they are
+        computed."""
+        snapshot = self.tables.snapshot(public_id, VIEWER)
+        key = (public_id, snapshot.seq)
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return Chances(self._done[key], False, snapshot.seq)
+            if key not in self._running:
+                kind, history = snapshot.info.kind, snapshot.history
+                future = self._pool().submit(
+                    compute, kind, history, snapshot.seq, self.playouts, self.budget
+                )
+                self._running[key] = future
+                future.add_done_callback(self._finished(key))
+            seq, last = self._last.get(public_id, (-1, None))
+        return Chances(last, True, seq)
+
+    def _finished(self, key: tuple[str, int]) -> Callable[[Future[Estimate | None]], None]:
+        def store(future: Future[Estimate | None]) -> None:
+            try:
+                result = future.result()
+            except Exception:  # a failed estimate shows as none: it never breaks a page
+                result = None
+            with self._lock:
+                self._running.pop(key, None)
+                self._done[key] = result
+                while len(self._done) > KEEP:
+                    self._done.popitem(last=False)
+                seq, _ = self._last.get(key[0], (-1, None))
+                if key[1] >= seq:
+                    self._last[key[0]] = (key[1], result)
+
+        return store
+
+    def wait(self, public_id: str, timeout: float = 60.0) -> Chances:
+        """The newest position's chances, waiting for them (the CLI, tests)."""
+        first = self.latest(public_id)
+        if not first.stale:
+            return first
+        with self._lock:
+            future = self._running.get((public_id, self.tables.snapshot(public_id).seq))
+        if future is not None:
+            future.result(timeout=timeout)
+        return self.latest(public_id)
+
+
+
+_shared: list[Executor] = []
+_shared_lock = threading.Lock()
+
+
+def _worker() -> Executor:
+    """The one worker process of this server (every table's chances queue for it): started
+    with ``spawn``, a clean interpreter, as forking a threaded server is unsafe."""
+    with _shared_lock:
+        if not _shared:
+            _shared.append(ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")))
+        return _shared[0]

@@ -1,0 +1,121 @@
+"""Below the board, on every table page (viewer, referee, seats): the live chances.
+
+The chances come from ``aids.tables.chances``: computed after a write by a worker process,
+cached per log position, never in a write's way. A page shows the newest figures it has at
+once — the last position's while the newest is computed, marked as updating — with how they
+were made: exact, or how many simulated games and the widest 95 % half-width, and the model
+of the players' choices in one line, so anyone can reproduce them.
+"""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from aids.games.chances import Estimate
+from aids.paths import database_path
+from aids.tables import TableService
+from aids.tables.chances import PLAYOUTS, ChanceService
+from aids.ui.common import esc, service, tr
+from aids.ui.context import TableContext
+
+GROUPS = ("player", "horse", "points")  # the order the figures are shown in
+
+
+def chance_service() -> ChanceService:
+    """One chance service per table service (per store file and game list), shared by every
+    session of the server."""
+    tables = service()
+    return _chances_for(
+        str(database_path()),
+        os.environ.get("AIDS_GAME_PLUGINS", ""),
+        os.environ.get("AIDS_CHANCE_PLAYOUTS", str(PLAYOUTS)),
+        _tables=tables,
+    )
+
+
+@st.cache_resource
+def _chances_for(path: str, plugins: str, playouts: str, _tables: TableService) -> ChanceService:
+    # Keyed like the table service (its path and plugins); ``_tables`` is not hashed.
+    return ChanceService(_tables, playouts=int(playouts))
+
+
+def chances(ctx: TableContext) -> None:
+    """The figures of the table's position as bars, with how they were made."""
+    game = ctx.game
+    if game.chances(()) is None:
+        return
+    latest = chance_service().latest(ctx.snapshot.info.public_id)
+    with st.container(key="chances"):
+        st.markdown(f"**{tr('chances.title')}**")
+        if latest.estimate is None:
+            st.caption(tr("chances.computing"))
+            return
+        st.html(_bars(ctx, latest.estimate))
+        over = ctx.snapshot.outcome is not None
+        st.caption(_how(latest.estimate, stale=latest.stale, over=over))
+
+
+def _how(est: Estimate, *, stale: bool, over: bool) -> str:
+    if est.exact:
+        how = tr("chances.decided" if over else "chances.exact")
+    else:
+        how = tr("chances.sampled", n=f"{est.playouts:,}", error=f"{100 * est.worst_error:.1f}")
+    line = f"{how} {tr(est.model)}"
+    return f"{tr('chances.updating')} {line}" if stale else line
+
+
+def _bars(ctx: TableContext, est: Estimate) -> str:
+    model = ctx.game.chances(())
+    assert model is not None
+    state = ctx.snapshot.state
+    sections = []
+    for group in GROUPS:
+        rows = []
+        figures = [
+            (m, v, e)
+            for m, v, e in zip(est.measures, est.values, est.errors, strict=True)
+            if m.group == group
+        ]
+        if not figures:
+            continue
+        top = max((v for _, v, _ in figures), default=0.0) or 1.0
+        for measure, value, error in figures:
+            name = esc(model.label(state, measure, ctx.lang))
+            if measure.kind == "probability":
+                width, text = 100 * value, f"{100 * value:.0f} %"
+                spread = f" ±{100 * error:.0f}" if error >= 0.005 else ""
+            else:
+                width, text = 100 * value / top, f"{value:.1f}"
+                spread = f" ±{error:.1f}" if error >= 0.05 else ""
+            rows.append(
+                f'<tr><th scope="row">{name}</th>'
+                f'<td class="bar"><span style="width:{width:.1f}%"></span></td>'
+                f'<td class="num">{text}<small>{spread}</small></td></tr>'
+            )
+        sections.append(
+            f'<table class="aids-chances"><caption>{esc(tr(f"chances.group.{group}"))}</caption>'
+            f"{''.join(rows)}</table>"
+        )
+    return CHANCES_CSS + f'<div class="aids-chances-wrap">{"".join(sections)}</div>'
+
+
+CHANCES_CSS = """
+<style>
+.aids-chances-wrap { display: flex; flex-wrap: wrap; gap: .2rem 1.2rem; }
+table.aids-chances { border-collapse: collapse; font-size: 14px; min-width: 260px;
+  flex: 1 1 260px; }
+table.aids-chances caption { text-align: left; font-weight: 600; font-size: 13px;
+  color: #333; padding: .2rem 0; }
+table.aids-chances th { text-align: left; font-weight: 400; white-space: nowrap;
+  max-width: 9em; overflow: hidden; text-overflow: ellipsis; padding: 1px 6px 1px 0;
+  color: #111; }
+table.aids-chances td.bar { width: 100%; padding: 1px 0; }
+table.aids-chances td.bar span { display: block; height: .8em; min-width: 1px;
+  background: #1f5fbf; border-radius: 2px; }
+table.aids-chances td.num { text-align: right; white-space: nowrap; padding-left: 6px;
+  font-variant-numeric: tabular-nums; color: #111; }
+table.aids-chances td.num small { color: #444; }
+</style>
+"""
