@@ -74,6 +74,8 @@ class ChanceModel(Protocol):
 
     #: the message key of the one line that names the model of the players' choices
     model: str
+    #: the groups of figures (``Measure.group``) in the order a page shows them
+    groups: tuple[str, ...]
 
     def measures(self, state: Any) -> tuple[Measure, ...]:
         """What is measured for this position, in a fixed order."""
@@ -93,6 +95,10 @@ class ChanceModel(Protocol):
 
     def label(self, state: Any, measure: Measure, lang: str) -> str:
         """Whose figure ``measure`` is, in ``lang``: a horse's or a player's name."""
+        ...
+
+    def title(self, group: str, lang: str) -> str:
+        """What a group of figures is, in ``lang`` (``Wins``, ``Finishes``…)."""
         ...
 
 

@@ -3,10 +3,10 @@
 The frame resolves the reader's role from the URL's key (one function, in the table service),
 reads the table through that role's view, and draws what is the same for every game: header
 (with the referee's tools: the players' QR code, undo, redo), language, the live view for
-viewers, a new link shown once, the live chances (``insights``), the log, the rulings
-(``table_log``), share/print/export and the keys (``sharing``). A game's page module
-(``GamePage``) draws only its own parts: the setup fields, the status line, the record
-controls and the board (shared pieces for those in ``layout``).
+viewers, a new link shown once, the step-through replay and the live chances (``insights``),
+the log, the rulings (``table_log``), share/print/export and the keys (``sharing``). A game's
+page module (``GamePage``) draws only its own parts: the setup fields, the status line, the
+record controls and the board (shared pieces for those in ``layout``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from aids.games.base import VIEWER, Role
 from aids.tables import Snapshot
 from aids.ui.common import heading, lang, page_header, plain, run_write, service, show_flash, tr
 from aids.ui.context import GamePage, TableContext, page_for
-from aids.ui.insights import chances
+from aids.ui.insights import chances, replay
 from aids.ui.sharing import players_qr, share, show_new_link
 from aids.ui.table_log import log, rulings
 
@@ -71,7 +71,7 @@ def render_table(public_id: str, key: str | None) -> None:
     with controls, st.container(key="controls"):
         page.controls(ctx)
     with board:
-        page.board(ctx)
+        page.board(replay(ctx))
     chances(ctx)
     log(ctx, expanded=True)
     rulings(game)
@@ -99,7 +99,7 @@ def _live(public_id: str) -> None:
     ctx = TableContext(snapshot, None, game, lang())
     page = page_for(snapshot.info.kind)
     page.status(ctx)
-    page.board(ctx)
+    page.board(replay(ctx))
     chances(ctx)
     log(ctx, expanded=False)
     rulings(game)

@@ -1,4 +1,5 @@
-"""Below the board, on every table page (viewer, referee, seats): the live chances.
+"""Around the board, on every table page (viewer, referee, seats): the live chances, and the
+step-through replay (the board at any step of the log, read-only).
 
 The chances come from ``aids.tables.chances``: computed after a write by a worker process,
 cached per log position, never in a write's way. A page shows the newest figures it has at
@@ -10,6 +11,7 @@ of the players' choices in one line, so anyone can reproduce them.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import streamlit as st
 
@@ -19,8 +21,6 @@ from aids.tables import TableService
 from aids.tables.chances import PLAYOUTS, ChanceService
 from aids.ui.common import esc, service, tr
 from aids.ui.context import TableContext
-
-GROUPS = ("player", "horse", "points")  # the order the figures are shown in
 
 
 def chance_service() -> ChanceService:
@@ -39,6 +39,37 @@ def chance_service() -> ChanceService:
 def _chances_for(path: str, plugins: str, playouts: str, _tables: TableService) -> ChanceService:
     # Keyed like the table service (its path and plugins); ``_tables`` is not hashed.
     return ChanceService(_tables, playouts=int(playouts))
+
+
+def replay(ctx: TableContext) -> TableContext:
+    """A switch to step through the race: a slider over the actions in force; the board then
+    shows the position after the chosen step (read-only), and says which action led to it.
+    Returns the context the board is drawn from: the live one, or that step's."""
+    snapshot = ctx.snapshot
+    history = snapshot.history
+    steps = len(history) - 1
+    if steps < 1 or not st.toggle(tr("replay.toggle"), key="replay_on"):
+        return ctx
+    step = st.slider(tr("replay.step"), 0, steps, value=steps, key="replay_step")
+    done = [e for e in snapshot.log if e.kind == "action" and not e.undone][:step]
+    state = history[step]
+    past = replace(
+        snapshot,
+        state=state,
+        can_undo=False,
+        can_redo=False,
+        to_move=ctx.game.to_move(state),
+        outcome=ctx.game.outcome(state),
+        _log=lambda: tuple(done),
+    )
+    if step == 0:
+        what = tr("replay.start")
+    elif done[-1].sealed or done[-1].action is None:
+        what = tr("replay.sealed")
+    else:
+        what = ctx.game.describe(history[step - 1], done[-1].action, ctx.lang)
+    st.info(tr("replay.showing", step=step, steps=steps, action=what))
+    return TableContext(past, None, ctx.game, ctx.lang)
 
 
 def chances(ctx: TableContext) -> None:
@@ -71,7 +102,7 @@ def _bars(ctx: TableContext, est: Estimate) -> str:
     assert model is not None
     state = ctx.snapshot.state
     sections = []
-    for group in GROUPS:
+    for group in model.groups:
         rows = []
         figures = [
             (m, v, e)
@@ -95,7 +126,7 @@ def _bars(ctx: TableContext, est: Estimate) -> str:
                 f'<td class="num">{text}<small>{spread}</small></td></tr>'
             )
         sections.append(
-            f'<table class="aids-chances"><caption>{esc(tr(f"chances.group.{group}"))}</caption>'
+            f'<table class="aids-chances"><caption>{esc(model.title(group, ctx.lang))}</caption>'
             f"{''.join(rows)}</table>"
         )
     return CHANCES_CSS + f'<div class="aids-chances-wrap">{"".join(sections)}</div>'

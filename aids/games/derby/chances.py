@@ -24,6 +24,7 @@ from dataclasses import replace
 from functools import cache
 from math import comb
 
+from aids.core.i18n import t
 from aids.games.chances import Measure
 from aids.games.derby.data import load
 from aids.games.derby.model import (
@@ -341,7 +342,8 @@ def unseen(state: DerbyState) -> list[int]:
 class DerbyChances:
     """The Derby's ``ChanceModel`` (see the module's docstring)."""
 
-    model = "chances.model.derby"
+    model: str = "derby.chances.model"
+    groups: tuple[str, ...] = ("player", "horse", "points")
     #: exact enumeration when the deals of the unseen cards are at most this many (each deal
     #: then played out over every sequence of choices)
     exact_deals = 2_000
@@ -356,6 +358,9 @@ class DerbyChances:
         players = [Measure("player", p) for p in range(len(state.setup.players))]
         points = [Measure("points", p, "expected") for p in range(len(state.setup.players))]
         return (*horses, *players, *points)
+
+    def title(self, group: str, lang: str) -> str:
+        return t(f"derby.chances.{group}", lang)
 
     def label(self, state: DerbyState, measure: Measure, lang: str) -> str:
         if measure.group == "horse":
