@@ -28,7 +28,8 @@ Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
 @dataclass(frozen=True, slots=True)
 class Measure:
     """One figure: its group (``horse``, ``player``…), whose it is (a row or seat index) and
-    how it reads (``probability`` 0–1, or ``expected`` in the game's own unit)."""
+    how it reads: ``probability`` 0–1; ``expected``, a mean in the game's own unit (points,
+    money; more is better); ``rank``, an expected place (1 is first)."""
 
     group: str
     index: int

@@ -117,9 +117,13 @@ def _bars(ctx: TableContext, est: Estimate) -> str:
             if measure.kind == "probability":
                 width, text = 100 * value, f"{100 * value:.0f} %"
                 spread = f" ±{100 * error:.0f}" if error >= 0.005 else ""
-            else:
-                width, text = 100 * value / top, f"{value:.1f}"
+            elif measure.kind == "rank":  # an expected place: 1 is best, the bar the longest
+                width = 100 * (len(figures) + 1 - value) / len(figures)
+                text = f"{value:.1f}"
                 spread = f" ±{error:.1f}" if error >= 0.05 else ""
+            else:
+                width, text = 100 * value / top, f"{value:,.1f}"
+                spread = f" ±{error:,.1f}" if error >= 0.05 else ""
             rows.append(
                 f'<tr><th scope="row">{name}</th>'
                 f'<td class="bar"><span style="width:{width:.1f}%"></span></td>'
