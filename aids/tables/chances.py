@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
 
-from aids.games.base import VIEWER
+from aids.games.base import VIEWER, AnyGame
 from aids.games.chances import Estimate, estimate
 from aids.tables.service import TableService
 
@@ -44,12 +44,9 @@ class Chances:
 
 
 def compute(
-    kind: str, history: Sequence[Any], seq: int, playouts: int, budget: float
+    game: AnyGame, history: Sequence[Any], seq: int, playouts: int, budget: float
 ) -> Estimate | None:
     """One table's chances (run in the worker): the game's model over the viewer's history."""
-    from aids.registry import engines
-
-    game = engines()[kind]
     model = game.chances(history)
     if model is None:
         return None
@@ -91,9 +88,9 @@ class ChanceService:
                 self._done.move_to_end(key)
                 return Chances(self._done[key], False, snapshot.seq)
             if key not in self._running:
-                kind, history = snapshot.info.kind, snapshot.history
+                game = self.tables.game(snapshot.info.kind)  # pickled by reference to its class
                 future = self._pool().submit(
-                    compute, kind, history, snapshot.seq, self.playouts, self.budget
+                    compute, game, snapshot.history, snapshot.seq, self.playouts, self.budget
                 )
                 self._running[key] = future
                 future.add_done_callback(self._finished(key))
@@ -127,7 +124,6 @@ class ChanceService:
         if future is not None:
             future.result(timeout=timeout)
         return self.latest(public_id)
-
 
 
 _shared: list[Executor] = []
