@@ -3,8 +3,6 @@ full on demand) and the 順位変動 chart. Read-only: the viewer's page too."""
 
 from __future__ import annotations
 
-import altair as alt
-import pandas as pd
 import streamlit as st
 
 from aids.core.i18n import t
@@ -50,8 +48,7 @@ def board(ctx: TableContext) -> None:
     _road(state)
     _standings(ctx)
     if state.history:
-        _legs(ctx)
-        _chart(ctx)
+        _legs(ctx)  # the 順位変動 chart is the frame's race chart (``charts``)
 
 
 def _road(state: EkidenState) -> None:
@@ -167,35 +164,3 @@ def _leg_detail(ctx: TableContext) -> None:
         f'{ROAD_CSS}<div class="road"><table class="legs"><tr>{head}</tr>'
         f"{''.join(rows)}</table></div>"
     )
-
-
-def _chart(ctx: TableContext) -> None:
-    """順位変動: the standing after each leg, a line per team (1 at the top)."""
-    state: EkidenState = ctx.state
-    data = [
-        {"leg": leg, "standing": standing, "team": state.setup.teams[team].name}
-        for leg, row in enumerate(engine.standing_after_each_leg(state), start=1)
-        for team, standing in enumerate(row)
-    ]
-    colours = [load().colour(team.colour) for team in state.setup.teams]
-    scale = alt.Scale(
-        domain=[t_.name for t_ in state.setup.teams],
-        range=[c.hex if c else "#777" for c in colours],
-    )
-    chart = (
-        alt.Chart(pd.DataFrame(data), title=tr("ekiden.ui.rank_changes"))
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("leg:O", title=tr("ekiden.sheet.leg")),
-            y=alt.Y(
-                "standing:Q",
-                title=tr("ekiden.sheet.standing"),
-                scale=alt.Scale(reverse=True, domain=[1, state.teams]),
-                axis=alt.Axis(tickMinStep=1),
-            ),
-            color=alt.Color("team:N", scale=scale, title=tr("ekiden.ui.team")),
-            strokeDash=alt.StrokeDash("team:N", legend=None),  # tells lines apart without colour
-        )
-        .properties(height=220)
-    )
-    st.altair_chart(chart, width="stretch")

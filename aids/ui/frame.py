@@ -4,9 +4,10 @@ The frame resolves the reader's role from the URL's key (one function, in the ta
 reads the table through that role's view, and draws what is the same for every game: header
 (with the referee's tools: the players' QR code, undo, redo), language, the live view for
 viewers, a new link shown once, the step-through replay and the live chances (``insights``),
-the log, the rulings (``table_log``), share/print/export and the keys (``sharing``). A game's
-page module (``GamePage``) draws only its own parts: the setup fields, the status line, the
-record controls and the board (shared pieces for those in ``layout``).
+the race chart (``charts``), the log, the rulings (``table_log``), share/print/export and the
+keys (``sharing``). A game's page module (``GamePage``) draws only its own parts: the setup
+fields, the status line, the record controls and the board (shared pieces for those in
+``layout``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import streamlit as st
 from aids.core.errors import AidsError
 from aids.games.base import VIEWER, Role
 from aids.tables import Snapshot
+from aids.ui.charts import render_chart
 from aids.ui.common import heading, lang, page_header, plain, run_write, service, show_flash, tr
 from aids.ui.context import GamePage, TableContext, page_for
 from aids.ui.insights import chances, replay
@@ -72,6 +74,7 @@ def render_table(public_id: str, key: str | None) -> None:
         page.controls(ctx)
     with board:
         page.board(replay(ctx))
+        render_chart(ctx)
     chances(ctx)
     log(ctx, expanded=True)
     rulings(game)
@@ -100,6 +103,7 @@ def _live(public_id: str) -> None:
     page = page_for(snapshot.info.kind)
     page.status(ctx)
     page.board(replay(ctx))
+    render_chart(ctx)
     chances(ctx)
     log(ctx, expanded=False)
     rulings(game)

@@ -1,0 +1,147 @@
+"""The race chart on the table page: Altair (Vega-Lite, which Streamlit ships).
+
+The series comes from the game's own ``history`` module beside its engine
+(``aids/games/<folder>/history.py``, found from the engine's package, as the registry finds
+a game's folder), built from ``snapshot.history`` — the states this reader may see, each
+already through ``view``. Lines look as on paper (``aids.print.charts.look``): an Okabe–Ito
+colour, a marker shape and a dash pattern each, and equal values are set a little apart, so
+the chart reads without colour. Names no game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import altair as alt
+import streamlit as st
+
+from aids.core.i18n import t
+from aids.games.base import AnyGame
+from aids.print.charts import ChartSeries, look
+from aids.ui.context import TableContext
+
+PLOT_HEIGHT = 230  # pixels of the lines' own area on a phone (Streamlit fits the whole chart,
+FRAME_HEIGHT = 110  # title, axis and legend title included, in the height it is given)
+LEGEND_ROW = 24  # pixels per row of two names in the legend
+DODGE = 0.012  # of the x axis's span, between two lines' markers (a few pixels on a phone)
+SOLID = [1, 0]  # Vega-Lite's solid dash
+DENSE = 24  # points per line beyond which markers are drawn smaller
+
+
+def history_module(game: AnyGame) -> Any | None:
+    """The ``history`` module beside a game's engine, or None for a game without a chart."""
+    package = type(game).__module__.rpartition(".")[0]
+    name = f"{package}.history"
+    if not package or importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
+
+
+def series_for(game: AnyGame, history: Sequence[Any]) -> ChartSeries | None:
+    """The game's chart of ``history`` (states as the reader may see them), or None."""
+    module = history_module(game)
+    return None if module is None else module.series(history)
+
+
+def _rows(series: ChartSeries, span: float) -> list[dict[str, Any]]:
+    """One row per seat and point: the true x and value (for the tooltip) and the x where
+    it is drawn (``xd``, set aside a little per line)."""
+    count = len(series.lines)
+    rows: list[dict[str, Any]] = []
+    for i, line in enumerate(series.lines):
+        shift = (i - (count - 1) / 2) * DODGE * span
+        extra = line.extra or (None,) * len(series.x)
+        for x, value, more in zip(series.x, line.values, extra, strict=True):
+            if value is not None:  # a line is broken where it has no value
+                row = {"x": x, "xd": x + shift, "y": value, "name": line.name}
+                rows.append(row | ({"extra": more} if more is not None else {}))
+    return rows
+
+
+def chart_spec(series: ChartSeries, lang: str) -> alt.Chart:
+    """The chart of ``series`` with every label in ``lang``: one line per seat with markers,
+    a colour, shape and dash scale over the seats' names (one legend), and a tooltip."""
+    names = [line.name for line in series.lines]
+    looks = [look(i) for i in range(len(names))]
+    xs = list(series.x) or [0]
+    lo, hi = series.x_domain or (min(xs), max(xs))
+    span = max(1, hi - lo)
+    pad = span * (0.04 + DODGE * len(names) / 2)
+    y_title, x_title, who = t(series.y_key, lang), t(series.x_key, lang), t(series.legend_key, lang)
+    y_format = "$,d" if series.money else "d"
+    height = PLOT_HEIGHT + FRAME_HEIGHT + LEGEND_ROW * math.ceil(len(names) / 2)
+    ticks: dict[str, Any] = {"tickMinStep": 1}
+    if series.x_domain:
+        ticks = {"values": list(range(lo, hi + 1))}
+    y_scale: dict[str, Any] = {"zero": not series.money, "nice": True}
+    y_axis: dict[str, Any] = {"format": y_format, "tickMinStep": 1}
+    if series.y_domain:
+        y_lo, y_hi = series.y_domain
+        y_scale = {"domain": [y_lo - 0.3, y_hi + 0.3], "nice": False, "zero": False}
+        y_axis = {"format": "d", "values": list(range(y_lo, y_hi + 1))}
+    tooltip = [
+        alt.Tooltip("name:N", title=who),
+        alt.Tooltip("x:Q", title=x_title, format="d"),
+        alt.Tooltip("y:Q", title=y_title, format=y_format),
+    ]
+    if series.extra_key is not None:
+        tooltip.append(alt.Tooltip("extra:Q", title=t(series.extra_key, lang), format="d"))
+    legend = alt.Legend(
+        title=who,
+        orient="bottom",
+        direction="horizontal",
+        columns=2,
+        labelLimit=130,
+        symbolSize=110,
+        symbolStrokeWidth=0,
+    )
+
+    def by_seat(values: list[Any]) -> alt.Scale:
+        return alt.Scale(domain=names, range=values)
+
+    mark = alt.Chart(alt.InlineData(values=_rows(series, span))).mark_line(
+        strokeWidth=2.2,
+        interpolate="step-after" if series.step else "linear",
+        point=alt.OverlayMarkDef(
+            size=70 if len(xs) <= DENSE else 30, filled=True, stroke="white", strokeWidth=0.8
+        ),
+    )
+    x_scale = alt.Scale(domain=[lo - pad, hi + pad], nice=False, zero=False)
+    chart: alt.Chart = (
+        mark.encode(
+            x=alt.X("xd:Q", title=x_title, scale=x_scale, axis=alt.Axis(format="d", **ticks)),
+            y=alt.Y(
+                "y:Q",
+                title=y_title,
+                scale=alt.Scale(reverse=series.y_reversed, **y_scale),
+                axis=alt.Axis(**y_axis),
+            ),
+            color=alt.Color("name:N", scale=by_seat([c for c, _, _ in looks]), legend=legend),
+            shape=alt.Shape("name:N", scale=by_seat([m for _, m, _ in looks]), legend=legend),
+            strokeDash=alt.StrokeDash(
+                "name:N", scale=by_seat([list(d) or SOLID for _, _, d in looks]), legend=legend
+            ),
+            order=alt.Order("x:Q"),
+            tooltip=tooltip,
+        )
+        .properties(title=t(series.title_key, lang), height=height)
+        .configure_legend(labelFontSize=12, titleFontSize=12)
+    )
+    return chart
+
+
+def render_chart(ctx: TableContext) -> None:
+    """The game's race chart for this reader, as wide as its column (a phone's screen); a
+    one-line caption while there is nothing to chart yet. A game without a chart: nothing."""
+    series = series_for(ctx.game, ctx.snapshot.history)
+    if series is None:
+        return
+    if not series.x:
+        st.caption(t("charts.empty", ctx.lang))
+        return
+    title = t(series.title_key, ctx.lang)
+    st.altair_chart(chart_spec(series, ctx.lang), width="stretch", key="race_chart", alt=title)
