@@ -103,6 +103,8 @@ def _parser() -> argparse.ArgumentParser:
     rec.add_argument("--key", required=True, help="the referee's (or a seat's) key")
     rec.set_defaults(run=_record)
 
+    report = _printing(sub, "report", "a table's post-game report: results, chart, record", kinds)
+    report.set_defaults(run=_report)
     bench = sub.add_parser("bench", help="run the performance benchmarks (prints ratios)")
     bench.set_defaults(run=_bench)
     return parser
@@ -269,6 +271,23 @@ def _pack(args: argparse.Namespace, lang: str) -> int:
     path = _out_dir(args) / f"{args.game}-pack-{tag}-{args.sheet_lang}-{args.paper}.pdf"
     _write(path, pdf)
     print(path)
+    return 0
+
+
+def _report(args: argparse.Namespace, lang: str) -> int:
+    from aids.print.report import render_report
+
+    snapshot = _table_snapshot(args)
+    if snapshot is None:
+        raise InvalidAction("report/needs_table")
+    entry, base = registry.entry(args.game), _base(args.base_url, lang)
+    for report_lang in _langs(args):
+        pdf = render_report(entry.game, registry.sheet_module(args.game), snapshot, base,
+                            report_lang, args.paper)  # fmt: skip
+        tag = snapshot.info.public_id[:8]
+        path = _out_dir(args) / f"{args.game}-report-{tag}-{report_lang}-{args.paper}.pdf"
+        _write(path, pdf)
+        print(path)
     return 0
 
 

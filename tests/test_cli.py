@@ -433,3 +433,19 @@ def test_duplex_needs_both_languages_and_marks_the_file(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("*.pdf"))
     out = aids("pack", "ekiden", "--duplex", "--out", str(tmp_path), db=db)
     assert Path(out.stdout.strip()).name == "ekiden-pack-blank-duplex-both-a4.pdf"
+
+
+def test_aids_report_writes_a_tables_report_and_needs_the_table(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    db = tmp_path / "a.sqlite3"
+    pid, _ = links(aids("new", "derby", "--title", "Friday", "--player", "Aki", "--player",
+                        "Ben", db=db).stdout)  # fmt: skip
+    out = aids("report", "derby", "--table", pid, "--sheet-lang", "en", "--out", str(tmp_path),
+               db=db)  # fmt: skip
+    path = Path(out.stdout.strip())
+    assert path.name == f"derby-report-{pid[:8]}-en-a4.pdf"
+    text = "".join(page.extract_text() for page in PdfReader(path).pages)
+    assert "Post-game report" in text and "not over yet" in text
+    refused = aids("--lang", "en", "report", "derby", "--out", str(tmp_path), db=db, check=False)
+    assert refused.returncode == 2 and "report/needs_table" in refused.stderr

@@ -8,7 +8,11 @@ are message keys (``charts.…``), named here and put into words by the drawing,
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,3 +87,19 @@ def first_where(count: int, reached: list[int]) -> list[int]:
             break
         out.append(at)
     return out
+
+
+def history_module(game: Any) -> Any | None:
+    """The ``history`` module beside a game's engine (``aids/games/<folder>/history.py``,
+    found from the game's own package), or None for a game without a chart."""
+    package = type(game).__module__.rpartition(".")[0]
+    name = f"{package}.history"
+    if not package or importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
+
+
+def series_for(game: Any, history: Sequence[Any]) -> Series | None:
+    """The game's chart of ``history`` (states as the reader may see them), or None."""
+    module = history_module(game)
+    return None if module is None else module.series(history)

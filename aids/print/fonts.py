@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -96,6 +97,48 @@ def _em(piece: str, font: str) -> float:
     if font == FONT:
         register()  # measuring needs the font's metrics
     return float(stringWidth(piece, font, 1.0))
+
+
+#: Colour words for the coloured symbols the pages use (🔴 9, 🟥1 Aki) where the embedded font
+#: has no glyph for them: a printed line says the colour instead of showing an empty box.
+COLOUR_WORDS = {
+    "RED": ("赤", "red"), "BLUE": ("青", "blue"), "GREEN": ("緑", "green"),
+    "YELLOW": ("黄", "yellow"), "WHITE": ("白", "white"), "BLACK": ("黒", "black"),
+    "PINK": ("桃", "pink"), "BROWN": ("茶", "brown"), "PURPLE": ("紫", "purple"),
+    "ORANGE": ("橙", "orange"),
+}  # fmt: skip
+_UNNAMED = {0x1FA77: "PINK HEART", 0x1FA75: "LIGHT BLUE HEART", 0x1FA76: "GREY HEART"}
+
+
+def printable(text: str, lang: str, font: str = FONT) -> str:
+    """``text`` with every character the font cannot draw replaced: a coloured symbol by
+    its colour's word in brackets, anything else dropped (no empty boxes on paper).
+
+    >>> printable("🔴 9 on 🟡 Yellow", "en")
+    '[red] 9 on [yellow] Yellow'
+    >>> printable("⚫ 3 を🩷桃へ", "ja")
+    '[黒] 3 を[桃]桃へ'
+    """
+    if font == FONT:
+        register()  # the font's own table of glyphs
+    covered = _glyphs(font)
+    out: list[str] = []
+    for ch in text:
+        if ord(ch) in covered or ch in "\n\t":
+            out.append(ch)
+            continue
+        name = unicodedata.name(ch, "") or _UNNAMED.get(ord(ch), "")
+        word = next((w for key, w in COLOUR_WORDS.items() if key in name.split()), None)
+        if word is not None:
+            out.append(f"[{word[0] if lang == 'ja' else word[1]}]")
+    return "".join(out).strip()
+
+
+@cache
+def _glyphs(font: str) -> frozenset[int]:
+    """The code points ``font`` has glyphs for (a TrueType font's cmap)."""
+    face = getattr(pdfmetrics.getFont(font), "face", None)
+    return frozenset(getattr(face, "charToGlyph", {}) or range(0x20, 0x7F))
 
 
 def measure(text: str, size: float, font: str = FONT) -> float:

@@ -10,17 +10,14 @@ the chart reads without colour. Names no game.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import altair as alt
 import streamlit as st
 
 from aids.core.i18n import t
-from aids.games.base import AnyGame
+from aids.games.series import series_for
 from aids.print.charts import ChartSeries, look
 from aids.ui.context import TableContext
 
@@ -30,21 +27,6 @@ LEGEND_ROW = 24  # pixels per row of two names in the legend
 DODGE = 0.012  # of the x axis's span, between two lines' markers (a few pixels on a phone)
 SOLID = [1, 0]  # Vega-Lite's solid dash
 DENSE = 24  # points per line beyond which markers are drawn smaller
-
-
-def history_module(game: AnyGame) -> Any | None:
-    """The ``history`` module beside a game's engine, or None for a game without a chart."""
-    package = type(game).__module__.rpartition(".")[0]
-    name = f"{package}.history"
-    if not package or importlib.util.find_spec(name) is None:
-        return None
-    return importlib.import_module(name)
-
-
-def series_for(game: AnyGame, history: Sequence[Any]) -> ChartSeries | None:
-    """The game's chart of ``history`` (states as the reader may see them), or None."""
-    module = history_module(game)
-    return None if module is None else module.series(history)
 
 
 def _rows(series: ChartSeries, span: float) -> list[dict[str, Any]]:

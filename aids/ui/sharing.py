@@ -15,6 +15,7 @@ from aids.core.links import referee_url, viewer_url
 from aids.games.base import VIEWER, Role
 from aids.print.frame import render_sheet
 from aids.print.pack import render_pack
+from aids.print.report import render_report
 from aids.ui.common import base_url, esc, lang, paper_choice, run_write, service, tr
 
 if TYPE_CHECKING:
@@ -130,6 +131,21 @@ def share(ctx: TableContext) -> None:
             mime="application/pdf",
             on_click="ignore",
             key="download_pack",
+        )
+        text_col.download_button(
+            tr("report.download"),
+            data=lambda: render_report(
+                ctx.game,
+                registry.sheet_module(kind),
+                service().snapshot(pid, VIEWER),  # a report is public
+                base_url(),
+                current,
+                paper,
+            ),
+            file_name=f"{kind}-report-{pid[:8]}-{current}-{paper}.pdf",
+            mime="application/pdf",
+            on_click="ignore",
+            key="download_report",
         )
         text_col.download_button(
             tr("table.export_json"),

@@ -22,13 +22,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from aids.core.i18n import t
 from aids.games.base import VIEWER
-from aids.games.series import Line, Series
+from aids.games.series import Line, Series, series_for
 from aids.print.charts import PALETTE, drawing
 from aids.print.fonts import ELLIPSIS
 from aids.registry import BUILT_IN, engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from aids.ui.charts import series_for
 from tests.games.test_conformance import open_table, play
 from tests.print.pdf_layout import Box, overlapping_texts, text_lines, texts
 

@@ -15,10 +15,11 @@ from streamlit.testing.v1 import AppTest
 
 from aids.core.i18n import t
 from aids.games.base import VIEWER
+from aids.games.series import series_for
 from aids.registry import BUILT_IN, engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from aids.ui.charts import chart_spec, series_for
+from aids.ui.charts import chart_spec
 from tests.games.test_conformance import open_table, play
 
 KINDS = [entry.kind for entry in BUILT_IN]
