@@ -15,6 +15,7 @@ Each estimate is seeded with its log position: anyone can recompute a figure wit
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -27,6 +28,7 @@ from aids.games.base import VIEWER, AnyGame
 from aids.games.chances import Estimate, estimate
 from aids.tables.service import TableService
 
+log = logging.getLogger(__name__)
 PLAYOUTS = 10_000  # about ±1 % at 95 % for a probability near one half
 BUDGET_SECONDS = 3.0  # a busy machine stops sooner, with a wider stated error
 KEEP = 512  # positions kept (a few per table: the newest is what pages ask for)
@@ -102,6 +104,7 @@ class ChanceService:
             try:
                 result = future.result()
             except Exception:  # a failed estimate shows as none: it never breaks a page
+                log.exception("chances for %s at %s failed", *key)
                 result = None
             with self._lock:
                 self._running.pop(key, None)

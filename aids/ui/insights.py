@@ -138,7 +138,8 @@ def _bars(ctx: TableContext, est: Estimate) -> str:
 
 CHANCES_CSS = """
 <style>
-.aids-chances-wrap { display: flex; flex-wrap: wrap; gap: .2rem 1.2rem; }
+.aids-chances-wrap { display: flex; flex-wrap: wrap; gap: .2rem 1.2rem;
+  align-items: flex-start; }
 table.aids-chances { border-collapse: collapse; font-size: 14px; min-width: 260px;
   flex: 1 1 260px; }
 table.aids-chances caption { text-align: left; font-weight: 600; font-size: 13px;

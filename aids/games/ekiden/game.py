@@ -9,6 +9,7 @@ from typing import ClassVar
 from aids.core.errors import Forbidden
 from aids.games.base import CHANCE, Game, GameInfo, Outcome, Role
 from aids.games.ekiden import engine
+from aids.games.ekiden.chances import EkidenChances
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import describe
 from aids.games.ekiden.model import (
@@ -87,6 +88,11 @@ class Ekiden(Game[EkidenSetup, EkidenState, Action]):
         order = engine.standings(state)
         columns = tuple(p.column for p in state.places)
         return Outcome("finish", tuple((team,) for team in order), columns)
+
+    def chances(self, history: Sequence[EkidenState]) -> EkidenChances:
+        """Every runner and situation card already seen is in the newest state's legs: the
+        model needs no more of ``history``."""
+        return EkidenChances()
 
     def view(self, state: EkidenState, role: Role) -> EkidenState:
         """A team's unplayed runners are its own (and the referee's) to see."""

@@ -1,0 +1,230 @@
+"""The Ekiden's live chances: what is drawn comes only from what the table has seen (runners
+run, situation cards revealed; never a roster); Monte Carlo against exact enumeration; a
+finished relay, and one already won, at 100 %; the same seed, the same figures."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+from aids.core.i18n import t
+from aids.games.base import REFEREE, VIEWER
+from aids.games.chances import estimate
+from aids.games.ekiden import engine
+from aids.games.ekiden.chances import EkidenChances, mark_odds, runner_pool
+from aids.games.ekiden.game import GAME
+from aids.games.ekiden.model import EkidenState, Roster, Run, Runner
+from tests.games.ekiden.helpers import reveal, run, runner, setup, situation
+
+# runner kinds the races below are run with: few kinds keep exact enumeration cheap
+KINDS = (
+    runner(5, up=2, down=1, skill="commander"),
+    runner(3, up=3, down=2, skill="front_runner"),
+    runner(4, up=1, down=1, skill="anchor"),
+)
+
+
+def race(
+    teams: int, kinds: tuple[Runner, ...], seed: int, stop: Callable[[EkidenState], bool]
+) -> EkidenState:
+    """A tracked relay without rosters: random cards, runners typed in from ``kinds``, until
+    ``stop`` or the end."""
+    rng = random.Random(seed)
+    state = engine.initial_state(setup(teams, start=seed % teams))
+    while not engine.is_over(state) and not stop(state):
+        if state.phase == "situation":
+            state = reveal(state, "".join(rng.choice("o-x") for _ in range(5)))
+        else:
+            team = engine.next_runner(state)
+            assert team is not None
+            state = run(state, team, rng.choice(kinds))
+    return state
+
+
+def viewed(state: EkidenState) -> EkidenState:
+    return GAME.view(state, VIEWER)
+
+
+def at(leg: int, played: int = 0, phase: str = "situation") -> Callable[[EkidenState], bool]:
+    """Stop at ``leg`` in ``phase`` with ``played`` runners already run in it."""
+    return lambda s: s.leg == leg and s.phase == phase and len(s.entries) == played
+
+
+# --- what is drawn ----------------------------------------------------------------------------
+
+
+def test_runners_not_yet_run_are_drawn_from_the_runners_run_at_this_table() -> None:
+    """Runner values are not in the rulebook: the pool is every runner run so far (names
+    dropped); before the first, the engine's typed-in runners (every power and skill)."""
+    state = race(4, KINDS, 1, at(3, played=2, phase="runners"))
+    pool = runner_pool(viewed(state))
+    assert len(pool) == 2 * 4 + 2
+    assert set(pool) <= set(KINDS)
+    start = engine.initial_state(setup(4))
+    typed = engine.legal_actions(reveal(start, "-----"))
+    assert runner_pool(start) == [a.runner for a in typed if isinstance(a, Run)]
+    assert {r.power for r in runner_pool(start)} == {2, 3, 4, 5, 6}
+
+
+def test_situation_marks_follow_the_revealed_ones_plus_one_of_each() -> None:
+    """Situation cards' marks are not in the rulebook: at each rank given out (1, 3, 5 with
+    three teams) a card not yet revealed shows ○ — × as the revealed cards did there, plus
+    one of each; before any card, uniformly."""
+    state = engine.initial_state(setup(3))
+    assert all(p == (1 / 3, 1 / 3, 1 / 3) for _, p in mark_odds(state))
+    state = reveal(state, "oxx-x")  # ranks 1, 3, 5 read o, x, x
+    for team in engine.standings(state)[::-1]:
+        state = run(state, team, KINDS[2])
+    state = reveal(state, "o-ooo")  # leg 2's card, revealed: o, o, o
+    odds = dict(mark_odds(state))
+    assert set(odds) == {1, 3, 5}
+    assert odds[1] == (3 / 5, 1 / 5, 1 / 5)
+    assert odds[3] == (2 / 5, 1 / 5, 2 / 5)
+    assert odds[5] == (2 / 5, 1 / 5, 2 / 5)
+
+
+# --- decided, exact, Monte Carlo ----------------------------------------------------------------
+
+
+def test_a_finished_relay_is_decided_exactly_from_the_final_standings() -> None:
+    """After leg 10 standing 1 wins: 100 % for the winner, 0 for the others, each team's
+    standing as it finished, and no playouts."""
+    state = race(5, KINDS, 7, lambda s: False)
+    result = estimate(GAME.chances(()), viewed(state))
+    assert result.exact and result.playouts == 0 and result.worst_error == 0.0
+    order = engine.standings(state)
+    assert [result.value("win", team) for team in range(5)] == [
+        1.0 if team == order[0] else 0.0 for team in range(5)
+    ]
+    assert [result.value("standing", team) for team in range(5)] == [
+        float(order.index(team) + 1) for team in range(5)
+    ]
+
+
+def _runaway() -> EkidenState:
+    """Aki leads by 27 columns before leg 10: nine legs of rank 1 on ○ +3, the others on —."""
+    state = engine.initial_state(setup(3))
+    leader, chaser = runner(6, up=3, down=1), runner(2, up=1, down=1)
+    while state.leg < 10:
+        state = reveal(state, "oo---")  # three teams read ranks 1, 3, 5: o, -, -
+        for team in engine.standings(state)[::-1]:
+            state = run(state, team, leader if team == 0 else chaser)
+    return state
+
+
+def test_a_relay_already_won_before_the_last_leg_gives_100_percent_from_the_playouts_too() -> None:
+    """Moves are a runner's up or down value: with a 27-column lead and no runner seen moving
+    more than 3, leg 10 cannot change the winner — the playouts say 100 % with no error."""
+    state = viewed(_runaway())
+    assert [p.column for p in state.places] == [27, 0, 0]
+    result = estimate(EkidenChances(exact_leaves=0), state, playouts=2_000, seed=5)
+    assert not result.exact and result.playouts == 2_000
+    assert result.value("win", 0) == 1.0 and result.error("win", 0) == 0.0
+    assert result.value("win", 1) == result.value("win", 2) == 0.0
+    assert result.value("standing", 0) == 1.0
+    exact = estimate(GAME.chances(()), state)
+    assert exact.exact and exact.value("win", 0) == 1.0
+
+
+POSITIONS = {
+    "3 teams, leg 10 before its card": (3, KINDS, 2, at(10)),
+    "4 teams, leg 10 before its card": (4, KINDS[:2], 3, at(10)),
+    "5 teams, leg 10 before its card": (5, KINDS[1:], 4, at(10)),
+    "3 teams, leg 9 with two runners run": (3, KINDS[:2], 29, at(9, 2, "runners")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_monte_carlo_agrees_with_exact_enumeration_on_small_positions(name: str) -> None:
+    """Chances (Ekiden): where every card and runner still to come can be enumerated, 20,000
+    playouts on the engine (sampled hands, uniform picks) give each figure within its stated
+    error (taken at 99.9 %, 1.68 × the 95 % half-width, as there are many figures) — which
+    also checks that a uniform pick from sampled hands is one draw from the pool."""
+    teams, kinds, seed, stop = POSITIONS[name]
+    state = viewed(race(teams, kinds, seed, stop))
+    exact = EkidenChances().exact(state)
+    assert exact is not None
+    assert any(0.05 < p < 0.95 for p in exact[:teams])  # not already decided
+    mc = estimate(EkidenChances(exact_leaves=0), state, playouts=20_000, seed=seed)
+    assert not mc.exact and mc.playouts == 20_000
+    for measure, want, got, error in zip(mc.measures, exact, mc.values, mc.errors, strict=True):
+        assert abs(got - want) <= 1.68 * error + 1e-9, (measure, want, got, error)
+    assert sum(exact[:teams]) == pytest.approx(1.0)
+    assert sum(exact[teams:]) == pytest.approx(teams * (teams + 1) / 2)
+
+
+def test_exact_only_where_cheap_and_the_budget_stops_the_playouts_early() -> None:
+    """Early in the relay the cards and runners to come are far too many to enumerate: the
+    figures are sampled, and a budget of a hundredth of a second still gives one batch."""
+    state = viewed(race(4, KINDS, 8, at(3)))
+    model = GAME.chances(())
+    assert model.exact(state) is None
+    result = estimate(model, state, playouts=100_000, seed=1, budget=0.01)
+    assert not result.exact and 500 <= result.playouts < 100_000
+    assert sum(result.value("win", team) for team in range(4)) == pytest.approx(1.0)
+    assert 0.0 < result.worst_error < 0.1
+
+
+# --- honesty ------------------------------------------------------------------------------------
+
+
+def _with_rosters(late: Runner) -> list[EkidenState]:
+    """A table where every team entered a roster (hidden from the viewer) and ran its first
+    two runners; Aki's unplayed runners are all ``late``."""
+    state = engine.initial_state(setup(3))
+    for team in range(3):
+        roster = (*KINDS[:2], *(late if team == 0 else KINDS[2] for _ in range(8)))
+        state = engine.apply(state, Roster(team, roster))
+    history = [state]
+    for marks in ("o-x-x", "-o-xo"):
+        history.append(state := engine.apply(state, situation(state, marks)))
+        for team in engine.standings(state)[::-1]:  # roster runner 1 on leg 1, 2 on leg 2
+            history.append(state := engine.apply(state, Run(team, state.leg, pick=state.leg - 1)))
+    return history
+
+
+def test_the_figures_never_depend_on_a_roster_hidden_from_the_viewer() -> None:
+    """Every read passes ``view``: whatever Aki's hidden runners hold (slow or very fast),
+    the viewer's figures are the same — and the model ignores a roster even if handed one."""
+    slow, fast = runner(2, up=0, down=9), runner(6, up=9, down=0, skill="anchor")
+    figures = []
+    for late in (slow, fast):
+        history = _with_rosters(late)
+        assert history[-1].rosters[0] is not None
+        public = [GAME.view(s, VIEWER) for s in history]
+        assert public[-1].rosters == (None, None, None)
+        for last in (public[-1], GAME.view(history[-1], REFEREE)):
+            result = estimate(GAME.chances(public), last, playouts=300, seed=9)
+            figures.append(result.values)
+    assert len(set(figures)) == 1
+
+
+def test_the_same_seed_gives_the_same_figures() -> None:
+    """Anyone can reproduce a figure: ``estimate(model, state, seed=seq)`` twice is the same
+    to the last digit; another seed differs within the error."""
+    state = viewed(race(4, KINDS, 6, at(6)))
+    model = GAME.chances(())
+    first = estimate(model, state, playouts=800, seed=42)
+    again = estimate(GAME.chances(()), state, playouts=800, seed=42)
+    other = estimate(model, state, playouts=800, seed=43)
+    assert (first.values, first.errors) == (again.values, again.errors)
+    assert first.values != other.values
+    assert first.model == "ekiden.chances.model"
+
+
+def test_the_page_names_each_figure_by_team_and_each_group_in_both_languages() -> None:
+    """The page shows the win chances then the expected standings, each row the team's piece
+    colour and name; the model's line exists in ja and en."""
+    state = engine.initial_state(setup(3))
+    model = GAME.chances(())
+    assert model.groups == ("win", "standing")
+    measures = model.measures(state)
+    assert [m.kind for m in measures] == ["probability"] * 3 + ["rank"] * 3
+    assert model.label(state, measures[4], "ja") == "🔵 Ben"
+    for lang in ("ja", "en"):
+        for key in ("win", "standing", "model"):
+            assert t(f"ekiden.chances.{key}", lang) != f"ekiden.chances.{key}"
+    assert replace(state, rosters=(None,) * 3) == viewed(state)
