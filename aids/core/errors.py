@@ -25,9 +25,14 @@ class AidsError(Exception):
     """Base of every error the referee or a player can see."""
 
     def __init__(self, code: str, /, **params: object) -> None:
+        super().__init__(code)
         self.code = code
         self.params = params
-        super().__init__(f"{code}: {self.message('en')}")
+
+    def __str__(self) -> str:
+        """``code: message`` in English, rendered only when shown (engines raise and catch
+        many of these while listing legal actions: a playout must not pay for the words)."""
+        return f"{self.code}: {self.message('en')}"
 
     def message(self, lang: str) -> str:
         params = {

@@ -9,6 +9,7 @@ from typing import ClassVar
 from aids.core.errors import Forbidden
 from aids.games.base import REFEREE, Game, GameInfo, Outcome, Role
 from aids.games.rally import engine
+from aids.games.rally.chances import RallyChances
 from aids.games.rally.data import load
 from aids.games.rally.describe import describe
 from aids.games.rally.model import (
@@ -97,6 +98,9 @@ class Rally(Game[RallySetup, RallyState, Action]):
             tuple(s for s in range(state.players) if scores[s] == total) for total in order
         )
         return Outcome(reason, ranking, scores)
+
+    def chances(self, history: Sequence[RallyState]) -> RallyChances:
+        return RallyChances(history)
 
     def view(self, state: RallyState, role: Role) -> RallyState:
         return engine.view(state, role)

@@ -176,31 +176,11 @@ def test_monte_carlo_agrees_with_exact_enumeration_on_small_positions(seed: int)
     model = DerbyChances(viewed)
     exact = model.exact(viewed[-1])
     assert exact is not None
-    mc = estimate(_NoExact(model), viewed[-1], playouts=20_000, seed=seed)
+    mc = estimate(model, viewed[-1], playouts=20_000, seed=seed, exact=False)
     assert not mc.exact and mc.playouts == 20_000
     for measure, want, got, error in zip(mc.measures, exact, mc.values, mc.errors, strict=True):
         assert abs(got - want) <= 1.68 * error + 1e-9, (measure, want, got, error)
     assert sum(exact[8 : 8 + 2]) == pytest.approx(1.0)  # the players' win shares add up to 1
-
-
-class _NoExact:
-    """The model with its exact path turned off: Monte Carlo only."""
-
-    def __init__(self, model: DerbyChances) -> None:
-        self.inner = model
-        self.model = model.model
-
-    def measures(self, state: DerbyState) -> object:
-        return self.inner.measures(state)
-
-    def decided(self, state: DerbyState) -> None:
-        return None
-
-    def exact(self, state: DerbyState) -> None:
-        return None
-
-    def playouts(self, state: DerbyState, n: int, rng: random.Random) -> list[list[float]]:
-        return self.inner.playouts(state, n, rng)
 
 
 def test_a_race_already_decided_gives_100_percent_from_the_playouts_too() -> None:
@@ -211,7 +191,7 @@ def test_a_race_already_decided_gives_100_percent_from_the_playouts_too() -> Non
     mine = tuple(Counter(0, h, 1) for h in state.running)  # on every running horse
     state = replace(state, counters=mine)
     viewed = [engine.view(s, VIEWER) for s in [*history[:-1], state]]
-    result = estimate(_NoExact(DerbyChances(viewed)), viewed[-1], playouts=2_000)
+    result = estimate(DerbyChances(viewed), viewed[-1], playouts=2_000, exact=False)
     assert result.value("player", 0) == 1.0 and result.value("player", 1) == 0.0
     assert result.error("player", 0) == 0.0
     finished = sum(result.value("horse", h) for h in range(8))

@@ -158,14 +158,15 @@ def test_monte_carlo_agrees_with_exact_enumeration_on_small_positions(name: str)
 
 def test_exact_only_where_cheap_and_the_budget_stops_the_playouts_early() -> None:
     """Early in the relay the cards and runners to come are far too many to enumerate: the
-    figures are sampled, and a budget of a hundredth of a second still gives one batch."""
+    figures are sampled, and a budget of a hundredth of a second still gives the first small
+    batch (20 playouts), with the wide error it has."""
     state = viewed(race(4, KINDS, 8, at(3)))
     model = GAME.chances(())
     assert model.exact(state) is None
     result = estimate(model, state, playouts=100_000, seed=1, budget=0.01)
-    assert not result.exact and 500 <= result.playouts < 100_000
+    assert not result.exact and 20 <= result.playouts < 100_000
     assert sum(result.value("win", team) for team in range(4)) == pytest.approx(1.0)
-    assert 0.0 < result.worst_error < 0.1
+    assert 0.0 < result.worst_error < 0.5
 
 
 # --- honesty ------------------------------------------------------------------------------------
