@@ -63,6 +63,18 @@ class Series:
     step: bool = False
     money: bool = False
 
+    @classmethod
+    def of(cls, kind: str, x: tuple[int, ...], lines: tuple[Line, ...], **more: Any) -> Series:
+        """A game's chart, its words from the game's own catalogue: ``<kind>.charts.title``,
+        ``.x``, ``.y``, ``.legend`` (and ``.extra`` when the lines carry a second measure).
+
+        >>> Series.of("derby", (1,), (Line("Aki", (4,)),)).title_key
+        'derby.charts.title'
+        """
+        words = f"{kind}.charts"
+        return cls(f"{words}.title", f"{words}.x", f"{words}.y", f"{words}.legend", x, lines,
+                   **more)  # fmt: skip
+
     @property
     def empty(self) -> bool:
         """Nothing to chart yet (the first fence, leg or round is still being run)."""

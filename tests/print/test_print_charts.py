@@ -162,7 +162,7 @@ def long_series() -> Series:
     names = [f"{'とても長いチーム名' * 4}{i}"[:39] + str(i) for i in range(7)]
     x = tuple(range(1, 16))
     lines = tuple(Line(n, tuple(900 - 50 * r + 9 * i for r in x)) for i, n in enumerate(names))
-    return Series("charts.rally.title", "charts.rally.x", "charts.rally.y", "charts.rally.legend",
+    return Series("rally.charts.title", "rally.charts.x", "rally.charts.y", "rally.charts.legend",
                   x, lines)  # fmt: skip
 
 
@@ -179,7 +179,7 @@ def test_seven_long_names_are_cut_to_fit_the_legend(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_series_with_no_points_yet_prints_the_note(lang: str) -> None:
-    empty = Series("charts.derby.title", "charts.derby.x", "charts.derby.y",
-                   "charts.derby.legend", (), (Line("Aki", ()), Line("Ben", ())))  # fmt: skip
+    empty = Series("derby.charts.title", "derby.charts.x", "derby.charts.y",
+                   "derby.charts.legend", (), (Line("Aki", ()), Line("Ben", ())))  # fmt: skip
     found = text_lines(pdf_of(drawing(empty, lang, *SIZE)))
     assert t("charts.empty", lang) in found and "Aki" in found

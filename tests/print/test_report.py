@@ -18,7 +18,7 @@ from pypdf import PdfReader, PdfWriter
 
 from aids.core.i18n import t
 from aids.core.links import viewer_url
-from aids.games.base import REFEREE, VIEWER
+from aids.games.base import REFEREE, VIEWER, Role
 from aids.print.report import render_report
 from aids.registry import BUILT_IN, engines, sheet_module
 from aids.store.sqlite import SqliteStore
@@ -38,15 +38,25 @@ def finished(kind: str) -> Snapshot:
     seats = min(3, game.info.seats[1])
     setup = game.setup_to_dict(game.default_setup(NAMES[:seats], "en"))
     info, key = service.create(kind, "Friday night", setup)
+    keys = {REFEREE: key}
+    if game.info.seat_keys:  # a secret choice comes from its seat's own link
+        for seat in range(seats):
+            role = Role.seat_of(seat)
+            keys[role] = service.rotate_key(info.public_id, key, role)
     rng = random.Random(5)
-    for _ in range(5000):
+    for step in range(1500):
         snap = service.snapshot(info.public_id, REFEREE)
         if snap.outcome is not None:
             break
         actors = sorted(snap.to_move)
+        # seats play at random; late in a long race the referee's own moves (ending the race
+        # where the game has that) bring it to an end, as at a real table
         actor = rng.choice([a for a in actors if a != REFEREE] or actors)
+        if step > 250 and REFEREE in actors:
+            actor = REFEREE
         options = list(game.legal_actions(service.replay(info.public_id), actor))
-        service.record(info.public_id, key, snap.seq, game.action_to_dict(rng.choice(options)))
+        action = game.action_to_dict(rng.choice(options))
+        service.record(info.public_id, keys.get(actor, key), snap.seq, action)
     return service.snapshot(info.public_id, VIEWER)
 
 

@@ -85,10 +85,10 @@ def test_title_axes_and_legend_are_in_the_readers_language(
     service, pids = tables
     specs = {lang: spec_of(service, pids[kind], lang) for lang in LANGS}
     for lang, spec in specs.items():
-        assert spec["title"] == t(f"charts.{kind}.title", lang)
-        assert spec["encoding"]["x"]["title"] == t(f"charts.{kind}.x", lang)
-        assert spec["encoding"]["y"]["title"] == t(f"charts.{kind}.y", lang)
-        assert spec["encoding"]["color"]["legend"]["title"] == t(f"charts.{kind}.legend", lang)
+        assert spec["title"] == t(f"{kind}.charts.title", lang)
+        assert spec["encoding"]["x"]["title"] == t(f"{kind}.charts.x", lang)
+        assert spec["encoding"]["y"]["title"] == t(f"{kind}.charts.y", lang)
+        assert spec["encoding"]["color"]["legend"]["title"] == t(f"{kind}.charts.legend", lang)
         assert spec["encoding"]["color"]["legend"]["orient"] == "bottom"  # phones: below
     assert specs["ja"]["title"] != specs["en"]["title"]
 
@@ -116,7 +116,7 @@ def test_derby_tooltip_names_the_counters_still_in_the_race(
     service, pids = tables
     for lang in LANGS:
         tips = spec_of(service, pids["derby"], lang)["encoding"]["tooltip"]
-        assert {"field": "extra", "format": "d", "title": t("charts.derby.extra", lang),
+        assert {"field": "extra", "format": "d", "title": t("derby.charts.extra", lang),
                 "type": "quantitative"} in tips  # fmt: skip
 
 
@@ -166,7 +166,7 @@ def test_a_table_of_each_game_draws_its_chart_with_every_seat(
     charts = at.get("vega_lite_chart")
     assert len(charts) == 1
     spec = json.loads(charts[0].proto.spec)
-    assert spec["title"] == t(f"charts.{kind}.title", lang)
+    assert spec["title"] == t(f"{kind}.charts.title", lang)
     assert charts[0].proto.alt == spec["title"]  # the chart's accessible name
     names = set(service.snapshot(pid).seats)
     shown: set[str] = set()

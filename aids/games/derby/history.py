@@ -54,13 +54,10 @@ def series(history: Sequence[DerbyState]) -> Series:
         )
         for seat, p in enumerate(players)
     )
-    return Series(
-        title_key="charts.derby.title",
-        x_key="charts.derby.x",
-        y_key="charts.derby.y",
-        legend_key="charts.derby.legend",
+    return Series.of(
+        "derby",
         x=tuple(x),
         lines=lines,
-        extra_key="charts.derby.extra",
+        extra_key="derby.charts.extra",
         x_domain=(1, fences),
     )

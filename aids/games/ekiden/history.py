@@ -25,11 +25,8 @@ def series(history: Sequence[EkidenState]) -> Series:
     last = history[-1] if history else None
     rows = engine.standing_after_each_leg(last) if last is not None else ()
     teams = last.setup.teams if last is not None else ()
-    return Series(
-        title_key="charts.ekiden.title",
-        x_key="charts.ekiden.x",
-        y_key="charts.ekiden.y",
-        legend_key="charts.ekiden.legend",
+    return Series.of(
+        "ekiden",
         x=tuple(range(1, len(rows) + 1)),
         lines=tuple(Line(team.name, tuple(row[t] for row in rows)) for t, team in enumerate(teams)),
         x_domain=(1, load().legs),

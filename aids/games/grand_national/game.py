@@ -8,6 +8,7 @@ from typing import ClassVar
 from aids.core.errors import Forbidden
 from aids.games.base import CHANCE, REFEREE, Game, GameInfo, Outcome, Role, rank_by_score
 from aids.games.grand_national import engine
+from aids.games.grand_national.chances import GnChances
 from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import describe
 from aids.games.grand_national.model import (
@@ -109,6 +110,9 @@ class GrandNational(Game[GnSetup, GnState, Action]):
             return None
         money = tuple(engine.cash(state, s) for s in range(state.seats))
         return Outcome("settled", rank_by_score(money), money)
+
+    def chances(self, history: Sequence[GnState]) -> GnChances:
+        return GnChances(history)
 
     def view(self, state: GnState, role: Role) -> GnState:
         return engine.view(state, role)

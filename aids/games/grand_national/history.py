@@ -47,11 +47,8 @@ def series(history: Sequence[GnState]) -> Series:
             picked.append(step)
             values.append(now)
     stables = states[0].setup.stables if states else ()
-    return Series(
-        title_key="charts.gn.title",
-        x_key="charts.gn.x",
-        y_key="charts.gn.y",
-        legend_key="charts.gn.legend",
+    return Series.of(
+        "gn",
         x=tuple(picked),
         lines=tuple(
             Line(stable.name, tuple(v[seat] for v in values)) for seat, stable in enumerate(stables)

@@ -43,11 +43,8 @@ def series(history: Sequence[RallyState]) -> Series:
         x.append(states[-1].round)
     players = states[0].setup.players if states else ()
     at = [states[i] for i in picked]
-    return Series(
-        title_key="charts.rally.title",
-        x_key="charts.rally.x",
-        y_key="charts.rally.y",
-        legend_key="charts.rally.legend",
+    return Series.of(
+        "rally",
         x=tuple(x),
         lines=tuple(
             Line(p.name, tuple(km_to_goal(s, seat) for s in at)) for seat, p in enumerate(players)
