@@ -68,8 +68,8 @@ class Series:
         """A game's chart, its words from the game's own catalogue: ``<kind>.charts.title``,
         ``.x``, ``.y``, ``.legend`` (and ``.extra`` when the lines carry a second measure).
 
-        >>> Series.of("derby", (1,), (Line("Aki", (4,)),)).title_key
-        'derby.charts.title'
+        >>> Series.of("relay", (1,), (Line("Aki", (4,)),)).title_key
+        'relay.charts.title'
         """
         words = f"{kind}.charts"
         return cls(f"{words}.title", f"{words}.x", f"{words}.y", f"{words}.legend", x, lines,
