@@ -153,6 +153,7 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
         "--server.address", args.address,
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
+        "--runner.postScriptGC", "false",  # as .streamlit/config.toml (docs/crowd.md)
     ]  # fmt: skip
     os.execve(sys.executable, command, env)
     return 0  # not reached

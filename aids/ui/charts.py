@@ -11,9 +11,17 @@ the chart reads without colour. Names no game.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import altair as alt
+
+# Loaded whole before any session draws a chart: Altair only looks for them among the loaded
+# modules, and a second session could find one half-imported by the first.
+import numpy  # noqa: F401
+import pandas  # noqa: F401
 import streamlit as st
 
 from aids.core.i18n import t
@@ -118,12 +126,46 @@ def chart_spec(series: ChartSeries, lang: str) -> alt.Chart:
 
 def render_chart(ctx: TableContext) -> None:
     """The game's race chart for this reader, as wide as its column (a phone's screen); a
-    one-line caption while there is nothing to chart yet. A game without a chart: nothing."""
-    series = series_for(ctx.game, ctx.snapshot.history)
-    if series is None:
+    one-line caption while there is nothing to chart yet. A game without a chart: nothing.
+
+    The chart is built once per table, log position, reader's role and language and kept
+    (``_SPECS``): a viewer's page is redrawn every second, and building and validating an
+    Altair chart was most of a redraw's cost (``docs/crowd.md``)."""
+    snapshot = ctx.snapshot
+    key = (snapshot.info.public_id, snapshot.seq, str(snapshot.role), ctx.lang)
+    with _LOCK:
+        known = _SPECS.get(key)
+    if known is None:
+        series = series_for(ctx.game, snapshot.history)
+        known = _Chart.of(series, ctx.lang)
+        with _LOCK:
+            _SPECS[key] = known
+            while len(_SPECS) > KEEP:
+                _SPECS.popitem(last=False)
+    if known.spec is None:
+        if known.empty:
+            st.caption(t("charts.empty", ctx.lang))
         return
-    if not series.x:
-        st.caption(t("charts.empty", ctx.lang))
-        return
-    title = t(series.title_key, ctx.lang)
-    st.altair_chart(chart_spec(series, ctx.lang), width="stretch", key="race_chart", alt=title)
+    st.vega_lite_chart(spec=known.spec, width="stretch", key="race_chart", alt=known.title)
+
+
+@dataclass(frozen=True, slots=True)
+class _Chart:
+    """A chart as drawn: its Vega-Lite spec (None: no chart), its title, or nothing yet."""
+
+    spec: dict[str, Any] | None
+    title: str = ""
+    empty: bool = False
+
+    @classmethod
+    def of(cls, series: ChartSeries | None, lang: str) -> _Chart:
+        if series is None:
+            return cls(None)
+        if not series.x:
+            return cls(None, empty=True)
+        return cls(chart_spec(series, lang).to_dict(), t(series.title_key, lang))
+
+
+KEEP = 256  # charts kept: a few per table (the newest position is what pages ask for)
+_SPECS: OrderedDict[tuple[str, int, str, str], _Chart] = OrderedDict()
+_LOCK = threading.Lock()

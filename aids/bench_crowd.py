@@ -1,0 +1,865 @@
+"""The crowd benchmark: many viewer pages on one table while the referee records.
+
+Run with ``python -m aids.bench_crowd [--viewers 30] [--seconds 60] [--interval 2]``. It starts
+the real tracker (``streamlit run streamlit_app.py``) on a free port and a temporary SQLite
+file, creates a table there with the table service, opens ``--viewers`` viewer pages in
+headless chromium (one browser, a context per viewer, a phone-sized window), and then writes a
+legal action as the referee every ``--interval`` seconds from this process: a second device,
+which the server sees only through the store, as a viewer's page does.
+
+Every table page carries a hidden marker ``<span class="aids-seq" data-seq="N">``
+(``aids.ui.frame._mark``). A script installed in each page before Streamlit's own notes the
+clock time (``performance.timeOrigin + performance.now()``, the machine's clock, as Python's
+``time.time()``) when the marker first shows a new sequence; nothing is asked of the pages
+while the benchmark runs, so the measurement costs a mutation observer per page. Afterwards the
+notes are collected and every (write, viewer) pair gives one latency: from the write's commit
+to the viewer showing it. Errors are page errors, console errors, Streamlit exception boxes,
+websocket closes, tracebacks in the server's output and writes a viewer never showed. CPU and
+memory come from ``/proc`` for the server, its chances worker, the browser and the machine.
+
+The figures are for the machine they are measured on (shared and noisy here): compare the
+ratios (per viewer, to the idle server) between runs. See docs/crowd.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aids.games.base import REFEREE, AnyGame
+from aids.paths import OUTPUT, ROOT, data_dir
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+
+CHROMIUM = os.environ.get("AIDS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+PHONE = {"width": 390, "height": 844}
+TARGET_P95_S = 2.0
+PLAYERS = ["Aki", "Ben", "Chie", "Dai"]
+LOW_MEMORY_BYTES = 2 * 1024**3  # stop opening pages / end the run below this MemAvailable
+TICK = os.sysconf("SC_CLK_TCK")
+
+# Installed in every page before Streamlit's scripts: notes when the marker first shows each
+# new log position, the connection and script state changes, and what the websocket carries.
+PAGE_PROBE = """
+(() => {
+  if (window.top !== window || window.__aids) return;
+  const now = () => performance.timeOrigin + performance.now();
+  const rec = window.__aids = {seen: {}, max: -1, states: [], conn: null,
+                               frames: 0, bytes: 0, closes: 0, marks: 0};
+  const latin1 = new TextDecoder('latin1');
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        rec.frames += 1;
+        const d = e.data;
+        rec.bytes += d.byteLength ?? d.size ?? d.length ?? 0;
+        // one marker per run of the viewer's fragment: the server's reruns, counted exactly
+        if (d instanceof ArrayBuffer && latin1.decode(d).includes('aids-seq')) rec.marks += 1;
+      });
+      this.addEventListener('close', () => { rec.closes += 1; });
+    }
+  };
+  const check = () => {
+    const mark = document.querySelector('span.aids-seq');
+    if (mark) {
+      const seq = Number(mark.getAttribute('data-seq'));
+      if (seq > rec.max) { rec.max = seq; rec.seen[seq] = now(); }
+    }
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (app) {
+      const conn = app.getAttribute('data-test-connection-state');
+      if (conn !== rec.conn) { rec.conn = conn; rec.states.push([conn, now()]); }
+    }
+  };
+  new MutationObserver(check).observe(document, {
+    subtree: true, childList: true, attributes: true,
+    attributeFilter: ['data-seq', 'data-test-connection-state'],
+  });
+})();
+"""
+COLLECT = "() => window.__aids"
+MARK = re.compile(rb'class="aids-seq" data-seq="(\d+)"')
+ERRORS_ON_PAGE = "() => document.querySelectorAll('[data-testid=\"stException\"]').length"
+
+
+# --- processes and /proc -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Proc:
+    pid: int
+    ppid: int
+    cpu_s: float  # user + system, this process only
+    rss: int  # bytes
+    pss: int  # bytes: shared pages divided among their sharers (chromium's many processes)
+    cmd: str
+
+
+def _proc(pid: int) -> Proc | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        status = Path(f"/proc/{pid}/status").read_text()
+        cmd = (
+            Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        )
+    except OSError:  # gone meanwhile
+        return None
+    rest = stat.rsplit(")", 1)[1].split()
+    rss = next((int(line.split()[1]) * 1024 for line in status.splitlines()
+                if line.startswith("VmRSS:")), 0)  # fmt: skip
+    pss = rss
+    with contextlib.suppress(OSError, StopIteration):
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+        pss = next(int(line.split()[1]) * 1024 for line in rollup if line.startswith("Pss:"))
+    return Proc(pid, int(rest[1]), (int(rest[11]) + int(rest[12])) / TICK, rss, pss, cmd)
+
+
+def _all_procs() -> dict[int, Proc]:
+    out = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (p := _proc(int(entry))) is not None:
+            out[p.pid] = p
+    return out
+
+
+def _tree(procs: dict[int, Proc], root: int) -> list[Proc]:
+    """``root`` and every process below it."""
+    children: dict[int, list[int]] = {}
+    for p in procs.values():
+        children.setdefault(p.ppid, []).append(p.pid)
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        if pid in procs:
+            found.append(procs[pid])
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def _machine_busy_s() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot, all cores."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:8]]
+    idle = fields[3] + fields[4]
+    return (sum(fields) - idle) / TICK, sum(fields) / TICK
+
+
+def mem_available() -> int:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+@dataclass
+class Usage:
+    """CPU seconds and RSS of the groups of processes the benchmark cares about."""
+
+    at: float
+    server_cpu: float = 0.0
+    server_rss: int = 0
+    worker_cpu: float = 0.0  # the live-chances worker (a spawned child of the server)
+    worker_rss: int = 0
+    helpers_cpu: float = 0.0  # other children of the server (multiprocessing's tracker)
+    helpers_rss: int = 0
+    browser_cpu: float = 0.0  # playwright's driver and chromium: the phones' side
+    browser_rss: int = 0  # PSS, the sum of RSS would count chromium's shared pages often
+    bench_cpu: float = 0.0  # this process: the referee's writes and playwright's client
+    machine_busy: float = 0.0
+    machine_total: float = 0.0
+
+
+def usage(server_pid: int) -> Usage:
+    procs = _all_procs()
+    u = Usage(time.monotonic())
+    server = set()
+    for p in _tree(procs, server_pid):
+        server.add(p.pid)
+        if p.pid == server_pid:
+            u.server_cpu, u.server_rss = p.cpu_s, p.rss
+        elif "spawn_main" in p.cmd:
+            u.worker_cpu += p.cpu_s
+            u.worker_rss += p.rss
+        else:
+            u.helpers_cpu += p.cpu_s
+            u.helpers_rss += p.rss
+    me = os.getpid()
+    for p in _tree(procs, me):
+        if p.pid == me:
+            u.bench_cpu = p.cpu_s
+        elif p.pid not in server:
+            u.browser_cpu += p.cpu_s
+            u.browser_rss += p.pss
+    u.machine_busy, u.machine_total = _machine_busy_s()
+    return u
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(
+    db: Path,
+    port: int,
+    log: Path,
+    playouts: int | None = None,
+    options: Sequence[str] = (),
+) -> subprocess.Popen[bytes]:
+    """``streamlit run streamlit_app.py`` as ``aids serve`` runs it (and the browser tests: no
+    file watcher, so an edit elsewhere in the tree cannot reload code mid-run). ``options``:
+    more Streamlit options as ``section.name=value`` (``runner.postScriptGC=false``)."""
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, AIDS_DB=str(db), AIDS_PUBLIC_URL=base, AIDS_PORT=str(port))
+    if playouts is not None:
+        env["AIDS_CHANCE_PLAYOUTS"] = str(playouts)
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
+        "--server.port", str(port), "--server.address", "127.0.0.1",
+        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]  # fmt: skip
+    for option in options:
+        name, _, value = option.partition("=")
+        command += [f"--{name}", value]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 90
+    while True:  # poll the health endpoint, as Streamlit's own e2e tests do
+        try:
+            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            stop(proc)
+            raise RuntimeError(f"the tracker did not start; see {log}")
+        time.sleep(0.3)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+# --- the referee -----------------------------------------------------------------------------
+
+
+class Referee:
+    """Writes legal actions to one table through the table service (another device than the
+    server). A Derby is a simulation (its hands dealt from a seed) played with the simulator's
+    random legal actions; another game plays random ``legal_actions`` of the game contract.
+    Once the game is over, the referee undoes and redoes the last action in turn: still a
+    write every viewer must show, on the same table."""
+
+    def __init__(self, db: Path, kind: str, seed: int) -> None:
+        self.service = TableService(SqliteStore(db), engines())
+        self.game: AnyGame = self.service.game(kind)
+        self.rng = random.Random(seed)
+        if kind == "derby":
+            from aids.games.derby.model import DerbySetup
+
+            seed = _longest_derby(len(PLAYERS))
+            setup: Any = DerbySetup.default(PLAYERS, mode="simulation", seed=seed)
+        else:
+            low, high = self.game.info.seats
+            setup = self.game.default_setup(PLAYERS[: max(low, min(high, 4))], "en")
+        info, self.key = self.service.create(kind, "Crowd", self.game.setup_to_dict(setup))
+        self.public_id = info.public_id
+        self.state = self.game.initial_state(setup)
+        self.seq = 0
+        self.undone = False
+
+    def write(self) -> int:
+        """One write; returns the sequence number it made."""
+        if not self.game.is_over(self.state):
+            action = _next_action(self.game, self.state, self.rng)
+            self.service.record(self.public_id, self.key, self.seq, action)
+            self.state = self.game.apply(self.state, action, REFEREE)
+        elif self.undone:
+            self.service.redo(self.public_id, self.key, self.seq)
+            self.undone = False
+        else:
+            self.service.undo(self.public_id, self.key, self.seq)
+            self.undone = True
+        self.seq += 1
+        return self.seq
+
+    def close(self) -> None:
+        self.service.store.close()
+
+
+def _next_action(game: AnyGame, state: Any, rng: random.Random) -> Any:
+    if game.info.kind == "derby":
+        from aids.games.derby.simulate import random_action
+
+        return random_action(state, rng)
+    options = [
+        action
+        for actor in sorted(game.to_move(state), key=str)
+        for action in game.legal_actions(state, actor)
+    ]
+    if not options:
+        raise RuntimeError(f"{game.info.kind}: no legal action to record")
+    return rng.choice(options)
+
+
+def _longest_derby(players: int, seeds: int = 40) -> int:
+    """The seed of the longest random race of ``seeds`` (a race lasts the whole run more often)."""
+    from aids.games.derby import engine
+    from aids.games.derby.model import DerbySetup
+    from aids.games.derby.simulate import play_out
+
+    def length(seed: int) -> int:
+        setup = DerbySetup.default(PLAYERS[:players], mode="simulation", seed=seed)
+        return len(play_out(engine.initial_state(setup), random.Random(seed))[1])
+
+    return max(range(seeds), key=length)
+
+
+# --- the viewers ----------------------------------------------------------------------------
+
+
+class Viewer:
+    """One viewer of the table. ``probe()`` answers what it noted (without disturbing it):
+    ``seen`` (sequence → clock time in ms when it first showed), ``max``, ``marks`` (viewer
+    fragment runs received), ``bytes``, and ``errors`` seen so far."""
+
+    index: int
+    load_s: float = float("nan")  # from opening to the first marker
+    errors: list[str]
+
+    async def probe(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    async def finish(self) -> None:
+        """Look for errors on the viewer at the end of the run."""
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+
+class PageViewer(Viewer):
+    """A viewer page in its own headless chromium context (a phone's window size)."""
+
+    def __init__(self, index: int) -> None:
+        self.index, self.errors = index, []
+        self.context: Any = None
+        self.page: Any = None
+
+    async def open(self, browser: Any, url: str, timeout_s: float) -> None:
+        self.context = await browser.new_context(viewport=PHONE)
+        await self.context.add_init_script(PAGE_PROBE)
+        page = self.page = await self.context.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        page.on(
+            "console",
+            lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None,
+        )
+        start = time.monotonic()
+        await page.goto(url, wait_until="domcontentloaded", timeout=timeout_s * 1000)
+        await page.wait_for_function(
+            "() => window.__aids && window.__aids.max >= 0", timeout=timeout_s * 1000, polling=200
+        )
+        self.load_s = time.monotonic() - start
+
+    async def probe(self) -> dict[str, Any]:
+        return dict(await self.page.evaluate(COLLECT) or {})
+
+    async def finish(self) -> None:
+        try:
+            record = await self.probe()
+            boxes = await self.page.evaluate(ERRORS_ON_PAGE)
+        except Exception as exc:  # a crashed page
+            self.errors.append(f"page lost: {exc}")
+            return
+        if boxes:
+            self.errors.append(f"{boxes} Streamlit exception box(es) on the page")
+        if record.get("closes"):
+            self.errors.append(f"websocket closed {record['closes']}×")
+        states = [state for state, _ in record.get("states", [])]
+        if "CONNECTED" in states:  # any other state once connected is a lost connection
+            lost = [s for s in states[states.index("CONNECTED") :] if s != "CONNECTED"]
+            if lost:
+                self.errors.append(f"connection lost: {', '.join(lost)}")
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.context.close()
+
+
+def _is_exception(delta: Any) -> bool:
+    """Whether a delta draws a Streamlit exception box."""
+    return bool(
+        delta.WhichOneof("type") == "new_element"
+        and delta.new_element.WhichOneof("type") == "exception"
+    )
+
+
+class SocketViewer(Viewer):
+    """Streamlit's websocket driven directly, as the viewer page drives it: the page's first
+    run (its URL's query), then a rerun of the live fragment every ``run_every`` seconds on
+    the timer the server asks for (``auto_rerun``), whether the last run is done or not, as
+    the browser's ``setInterval`` does. No page is drawn: the client costs little, so the
+    server's limit shows on a machine that cannot also run that many browsers."""
+
+    def __init__(self, index: int) -> None:
+        self.index, self.errors = index, []
+        self.record: dict[str, Any] = {"seen": {}, "max": -1, "marks": 0, "bytes": 0}
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+        self._closing = False
+
+    async def open(self, base: str, query: str, timeout_s: float) -> None:
+        start = time.monotonic()
+        self._task = asyncio.create_task(self._run(base, query))
+        done = asyncio.ensure_future(self._ready.wait())
+        await asyncio.wait({done, self._task}, timeout=timeout_s,
+                           return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+        if not self._ready.is_set():
+            done.cancel()
+            await self.close()
+            raise RuntimeError(f"no marker within {timeout_s:.0f} s; {self.errors[:1]}")
+        self.load_s = time.monotonic() - start
+
+    async def _run(self, base: str, query: str) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+        from websockets.asyncio.client import connect
+
+        rec = self.record
+        timers: list[asyncio.Task[None]] = []
+        try:
+            stream = base.replace("http", "ws", 1) + "/_stcore/stream"
+            async with connect(stream, subprotocols=["streamlit"],  # type: ignore[list-item]
+                               origin=base, max_size=None) as ws:  # type: ignore[arg-type]  # fmt: skip
+                first = BackMsg()
+                first.rerun_script.query_string = query
+                await ws.send(first.SerializeToString())
+                page = ""
+
+                async def tick(fragment: str, every: float) -> None:
+                    while True:
+                        await asyncio.sleep(every)
+                        rerun = BackMsg()
+                        state = rerun.rerun_script
+                        state.query_string, state.page_script_hash = query, page
+                        state.fragment_id, state.is_auto_rerun = fragment, True
+                        await ws.send(rerun.SerializeToString())
+
+                async for data in ws:
+                    at = time.time() * 1000
+                    raw = data if isinstance(data, bytes) else data.encode()
+                    rec["bytes"] += len(raw)
+                    msg = ForwardMsg()
+                    msg.ParseFromString(raw)
+                    kind = msg.WhichOneof("type")
+                    if kind == "new_session":
+                        page = msg.new_session.page_script_hash
+                    elif kind == "auto_rerun" and not timers:
+                        every = msg.auto_rerun.interval
+                        timers.append(asyncio.create_task(tick(msg.auto_rerun.fragment_id, every)))
+                    elif kind == "delta" and _is_exception(msg.delta):
+                        self.errors.append(f"exception: {msg.delta.new_element.exception.message}")
+                    if b"aids-seq" in raw and (mark := MARK.search(raw)):
+                        rec["marks"] += 1
+                        seq = int(mark.group(1))
+                        if seq > rec["max"]:
+                            rec["max"], rec["seen"][str(seq)] = seq, at
+                        self._ready.set()
+                if not self._closing:
+                    self.errors.append("websocket closed by the server")
+        except Exception as exc:
+            if not self._closing:
+                self.errors.append(f"websocket: {exc!r}")
+        finally:
+            for timer in timers:
+                timer.cancel()
+
+    async def probe(self) -> dict[str, Any]:
+        return dict(self.record, seen=dict(self.record["seen"]))
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+
+
+# --- the run ------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    viewers: int
+    seconds: float
+    interval: float
+    game: str
+    client: str = "browser"
+    started: int = 0
+    options: list[str] = field(default_factory=list)
+    writes: int = 0
+    pairs: int = 0
+    missed: int = 0
+    p50_s: float = float("nan")
+    p95_s: float = float("nan")
+    max_s: float = float("nan")
+    write_p50_ms: float = float("nan")
+    load_p50_s: float = float("nan")
+    load_max_s: float = float("nan")
+    reruns_per_viewer_s: float = float("nan")  # viewer fragment runs received, per viewer/s
+    cpu_ms_per_rerun: float = float("nan")  # the server's CPU over idle per fragment run
+    kb_per_viewer_s: float = float("nan")  # websocket bytes received per viewer per second
+    errors: list[str] = field(default_factory=list)
+    server_log_tracebacks: int = 0
+    idle: dict[str, float] = field(default_factory=dict)
+    loaded: dict[str, float] = field(default_factory=dict)
+    stopped_early: str = ""
+
+
+def _rates(a: Usage, b: Usage) -> dict[str, float]:
+    wall = b.at - a.at
+    busy = b.machine_busy - a.machine_busy
+    total = b.machine_total - a.machine_total
+    ours = sum(getattr(b, k) - getattr(a, k) for k in
+               ("server_cpu", "worker_cpu", "helpers_cpu", "browser_cpu", "bench_cpu"))  # fmt: skip
+    return {
+        "wall_s": wall,
+        "server_cpu": (b.server_cpu - a.server_cpu) / wall,
+        "worker_cpu": (b.worker_cpu - a.worker_cpu) / wall,
+        "helpers_cpu": (b.helpers_cpu - a.helpers_cpu) / wall,
+        "browser_cpu": (b.browser_cpu - a.browser_cpu) / wall,
+        "bench_cpu": (b.bench_cpu - a.bench_cpu) / wall,
+        "machine_cores": total / wall,
+        "machine_busy": busy / wall,
+        "others_cpu": max(0.0, busy - ours) / wall,
+        "server_rss_mb": b.server_rss / 2**20,
+        "worker_rss_mb": b.worker_rss / 2**20,
+        "browser_rss_mb": b.browser_rss / 2**20,
+    }
+
+
+def latencies(writes: Sequence[tuple[int, float]], seen: Sequence[dict[int, float]],
+              timeout_s: float) -> tuple[list[float], int]:  # fmt: skip
+    """Every (write, viewer) latency in seconds, and the pairs never shown within ``timeout_s``.
+
+    ``writes``: (sequence, clock time of the commit); ``seen``: per viewer, the clock time in
+    seconds when its marker first showed each sequence (a viewer may skip one that was
+    overtaken before its next refresh: the first later sequence shown counts for it)."""
+    out: list[float] = []
+    missed = 0
+    for marks in seen:
+        order = sorted(marks.items())
+        for seq, at in writes:
+            shown = next((t for s, t in order if s >= seq), None)
+            if shown is None or shown - at > timeout_s:
+                missed += 1
+            else:
+                out.append(shown - at)
+    return out, missed
+
+
+def _first_exception(log: str) -> str:
+    """The exception line of the first traceback in a log (its first unindented line)."""
+    lines = log[log.index("Traceback") :].splitlines()
+    return next((line for line in lines[1:] if line and not line[0].isspace()), lines[0])
+
+
+def _quantile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def run(
+    viewers: int = 30,
+    seconds: float = 60.0,
+    interval: float = 2.0,
+    game: str = "derby",
+    *,
+    client: str = "browser",
+    started: int = 0,
+    timeout_s: float = 10.0,
+    playouts: int | None = None,
+    options: Sequence[str] = (),
+    open_at_once: int = 4,
+    idle_s: float = 5.0,
+    seed: int = 1,
+    verbose: bool = True,
+) -> Result:
+    """One run: the tracker, a table with ``started`` actions recorded, ``viewers`` viewers
+    (``client``: "browser" pages or "socket" clients), a write every ``interval`` seconds for
+    ``seconds``; then every viewer's notes."""
+
+    def say(text: str) -> None:
+        if verbose:
+            print(text, file=sys.stderr, flush=True)
+
+    result = Result(viewers, seconds, interval, game, client, started, list(options))
+    data_dir().mkdir(parents=True, exist_ok=True)  # the data folder's disk, as the tracker's
+    with tempfile.TemporaryDirectory(prefix="crowd-", dir=data_dir()) as tmp:
+        db, log = Path(tmp) / "crowd.sqlite3", Path(tmp) / "server.log"
+        referee = Referee(db, game, seed)
+        for _ in range(started):  # a race under way when the viewers come
+            referee.write()
+        port = free_port()
+        server = start_server(db, port, log, playouts, options)
+        base = f"http://127.0.0.1:{port}"
+        query = f"table={referee.public_id}&lang=en"
+        ran: int | None = None  # the log's length when the run ended
+        open_viewers: list[Viewer] = []
+        writes: list[tuple[int, float]] = []
+        write_ms: list[float] = []
+        before: dict[int, dict[str, Any]] = {}
+        async with contextlib.AsyncExitStack() as stack:
+            stack.callback(referee.close)
+            stack.callback(stop, server)
+            browser: Any = None
+            if client == "browser":
+                from playwright.async_api import async_playwright
+
+                driver = await stack.enter_async_context(async_playwright())
+                browser = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                stack.push_async_callback(browser.close)
+
+            async def one(i: int, timeout: float) -> Viewer:
+                if client == "browser":
+                    page = PageViewer(i)
+                    await page.open(browser, f"{base}/?{query}", timeout)
+                    return page
+                sock = SocketViewer(i)
+                await sock.open(base, query, timeout)
+                return sock
+
+            say(f"tracker on port {port}, table {referee.public_id}; warming up")
+            warm = await one(-1, 120)  # imports, the first run, the chances worker
+            await asyncio.sleep(2)
+            await warm.close()
+            await asyncio.sleep(3)
+            idle_from = usage(server.pid)
+            await asyncio.sleep(idle_s)
+            result.idle = _rates(idle_from, usage(server.pid))
+
+            gate = asyncio.Semaphore(open_at_once)
+
+            async def gated(i: int) -> Viewer | None:
+                async with gate:
+                    if result.stopped_early:
+                        return None
+                    if mem_available() < LOW_MEMORY_BYTES:
+                        result.stopped_early = "low memory while opening viewers"
+                        return None
+                    try:
+                        return await one(i, 120)
+                    except Exception as exc:
+                        result.errors.append(f"viewer {i} did not load: {exc}")
+                        return None
+
+            say(f"opening {viewers} {client} viewers")
+            opened = await asyncio.gather(*(gated(i) for i in range(viewers)))
+            open_viewers = [v for v in opened if v is not None]
+            for v in open_viewers:
+                stack.push_async_callback(v.close)
+            if loads := [v.load_s for v in open_viewers]:
+                result.load_p50_s, result.load_max_s = statistics.median(loads), max(loads)
+            await asyncio.sleep(max(3.0, interval))  # every viewer on its refresh rhythm
+            before = {v.index: await v.probe() for v in open_viewers}
+
+            say(f"{len(open_viewers)} viewers open; writing every {interval} s for {seconds} s")
+            start = usage(server.pid)
+            began = time.monotonic()
+            k = 0
+            while time.monotonic() - began < seconds:
+                await asyncio.sleep(max(0.0, began + k * interval - time.monotonic()))
+                t0 = time.perf_counter()
+                seq = await asyncio.to_thread(referee.write)
+                write_ms.append((time.perf_counter() - t0) * 1000)
+                writes.append((seq, time.time()))
+                k += 1
+                if mem_available() < LOW_MEMORY_BYTES:
+                    result.stopped_early = "low memory during the run"
+                    break
+            # the load until the last write is due to show
+            await asyncio.sleep(max(0.0, began + k * interval - time.monotonic()))
+            result.loaded = _rates(start, usage(server.pid))
+            last = writes[-1][0] if writes else 0
+            deadline = time.monotonic() + timeout_s
+            while time.monotonic() < deadline:  # until every viewer shows the last write
+                probes = await asyncio.gather(
+                    *(v.probe() for v in open_viewers), return_exceptions=True
+                )
+                if all(isinstance(p, dict) and p.get("max", -1) >= last for p in probes):
+                    break
+                await asyncio.sleep(0.5)
+            await asyncio.gather(*(v.finish() for v in open_viewers))
+            after = await asyncio.gather(*(v.probe() for v in open_viewers),
+                                         return_exceptions=True)  # fmt: skip
+            ran = log.stat().st_size  # what follows is the shutdown's, not the run's
+        text = log.read_bytes()[:ran].decode(errors="replace")
+        result.server_log_tracebacks = text.count("Traceback")
+        if result.server_log_tracebacks:
+            OUTPUT.mkdir(parents=True, exist_ok=True)
+            kept = OUTPUT / f"crowd-server-{port}.log"
+            kept.write_text(text)
+            result.errors.append(
+                f"server log: {result.server_log_tracebacks} traceback(s), kept in {kept};"
+                f" the first: {_first_exception(text)}"
+            )
+
+    records = [a if isinstance(a, dict) else {} for a in after]
+    seen = [{int(s): t / 1000 for s, t in r.get("seen", {}).items()} for r in records]
+    lat, result.missed = latencies(writes, seen, timeout_s)
+    result.writes, result.pairs = len(writes), len(writes) * len(open_viewers)
+    if lat:
+        result.p50_s, result.p95_s = statistics.median(lat), _quantile(lat, 0.95)
+        result.max_s = max(lat)
+    if write_ms:
+        result.write_p50_ms = statistics.median(write_ms)
+    wall = result.loaded.get("wall_s", 0.0)
+    if open_viewers and wall:
+        n = len(open_viewers)
+        gone = [before[v.index] for v in open_viewers]
+        runs = sum(
+            r.get("marks", 0) - b.get("marks", 0) for r, b in zip(records, gone, strict=True)
+        )
+        got = sum(r.get("bytes", 0) - b.get("bytes", 0) for r, b in zip(records, gone, strict=True))
+        result.reruns_per_viewer_s = runs / n / wall
+        result.kb_per_viewer_s = got / 1024 / n / wall
+        extra = result.loaded["server_cpu"] - result.idle.get("server_cpu", 0.0)
+        if runs:
+            result.cpu_ms_per_rerun = 1000 * extra * wall / runs
+    for v in open_viewers:
+        result.errors.extend(f"viewer {v.index}: {e}" for e in v.errors)
+    if len(open_viewers) < viewers and not result.stopped_early:
+        result.stopped_early = f"only {len(open_viewers)} of {viewers} viewers opened"
+    return result
+
+
+def report(r: Result) -> str:
+    """A compact table of one run."""
+    idle, load = r.idle, r.loaded
+    n = max(1, r.viewers)
+    met = "met" if r.p95_s <= TARGET_P95_S else "NOT met"
+    setup = f"{r.game}, {r.client} viewers, {r.started} actions before they came"
+    rows = [
+        ("viewers × seconds", f"{r.viewers} × {r.seconds:.0f} s, a write every {r.interval} s"
+         f" ({setup}{'; ' + ' '.join(r.options) if r.options else ''})"),
+        ("write → viewer shows it", f"p50 {r.p50_s:.2f} s  p95 {r.p95_s:.2f} s"
+         f"  max {r.max_s:.2f} s  (target p95 <= {TARGET_P95_S} s: {met})"),
+        ("never shown", f"{r.missed} of {r.writes} writes × {r.pairs // max(1, r.writes)}"
+         " viewers within the timeout"),
+        ("errors", f"{len(r.errors)} (server tracebacks {r.server_log_tracebacks})"),
+        ("viewer load to first marker", f"p50 {r.load_p50_s:.1f} s  max {r.load_max_s:.1f} s"),
+        ("referee write (p50)", f"{r.write_p50_ms:.1f} ms"),
+        ("viewer reruns received", f"{r.reruns_per_viewer_s:.2f} /s per viewer (asked 1 /s);"
+         f" server CPU {r.cpu_ms_per_rerun:.0f} ms per rerun; {r.kb_per_viewer_s:.1f} KB/s"),
+    ]  # fmt: skip
+    if idle and load:
+        server_extra = load["server_cpu"] - idle["server_cpu"]
+        rss_extra = load["server_rss_mb"] - idle["server_rss_mb"]
+        rows += [
+            ("server CPU (cores)", f"{load['server_cpu']:.2f} loaded vs {idle['server_cpu']:.2f}"
+             f" idle: {1000 * server_extra / n:.1f} ms/s per viewer"),
+            ("server RSS", f"{load['server_rss_mb']:.0f} MB vs {idle['server_rss_mb']:.0f} MB"
+             f" idle: {rss_extra / n:.2f} MB per viewer"),
+            ("chances worker", f"{load['worker_cpu']:.2f} cores, {load['worker_rss_mb']:.0f} MB"
+             f" (idle {idle['worker_cpu']:.2f} cores)"),
+            ("clients", f"chromium {load['browser_cpu']:.2f} cores, {load['browser_rss_mb']:.0f}"
+             f" MB PSS ({load['browser_rss_mb'] / n:.0f} MB per page); this process"
+             f" {load['bench_cpu']:.2f} cores"),
+            ("machine", f"{load['machine_busy']:.2f} of {load['machine_cores']:.0f} cores busy;"
+             f" others' load {load['others_cpu']:.2f} cores (idle phase"
+             f" {idle['others_cpu']:.2f})"),
+        ]  # fmt: skip
+    if r.stopped_early:
+        rows.append(("stopped early", r.stopped_early))
+    width = max(len(k) for k, _ in rows)
+    lines = [f"{k:<{width}}  {v}" for k, v in rows]
+    lines += [f"  ! {e}" for e in r.errors[:10]]
+    if len(r.errors) > 10:
+        lines.append(f"  ! … and {len(r.errors) - 10} more")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m aids.bench_crowd",
+        description="Many viewers on one table while the referee records (docs/crowd.md).",
+    )
+    add = parser.add_argument
+    add("--viewers", type=int, default=30)
+    add("--seconds", type=float, default=60.0)
+    add("--interval", type=float, default=2.0, help="seconds between the referee's writes")
+    add("--game", default="derby", choices=sorted(engines()))
+    add(
+        "--client",
+        choices=["browser", "socket"],
+        default="browser",
+        help="viewer pages in headless chromium, or Streamlit's websocket driven directly",
+    )
+    add(
+        "--started",
+        type=int,
+        default=0,
+        help="actions recorded before the viewers come (a race under way)",
+    )
+    add("--timeout", type=float, default=10.0, help="a write shown later than this is missed")
+    add("--playouts", type=int, help="AIDS_CHANCE_PLAYOUTS for the server (default: its own)")
+    add(
+        "--option",
+        action="append",
+        default=[],
+        metavar="SECTION.NAME=VALUE",
+        help="a Streamlit option for the server (repeat), e.g. runner.postScriptGC=false",
+    )
+    add("--open-at-once", type=int, default=4, help="viewers opened in parallel")
+    add("--json", type=Path, help="also write the result here")
+    args = parser.parse_args(argv)  # fmt: skip
+    if args.client == "browser" and not Path(CHROMIUM).exists():
+        print(f"{CHROMIUM} is missing (set AIDS_CHROMIUM)", file=sys.stderr)
+        return 2
+    result = asyncio.run(
+        run(args.viewers, args.seconds, args.interval, args.game, client=args.client,
+            started=args.started, timeout_s=args.timeout, playouts=args.playouts,
+            options=args.option, open_at_once=args.open_at_once)
+    )  # fmt: skip
+    print(report(result))
+    if args.json:
+        args.json.write_text(json.dumps(asdict(result), indent=1, default=str))
+    failed = result.errors or result.missed or result.stopped_early
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        sys.exit(main())
