@@ -69,4 +69,5 @@ def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AIDS_DB", str(path))
     monkeypatch.setenv("AIDS_PUBLIC_URL", "http://race.test:8501")
     monkeypatch.setenv("AIDS_CHANCE_PLAYOUTS", "1000")  # the pages' chances: cheap in tests
+    monkeypatch.setenv("AIDS_CHANCE_SECONDS", "0.3")
     return path

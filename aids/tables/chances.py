@@ -90,6 +90,9 @@ class ChanceService:
                 self._done.move_to_end(key)
                 return Chances(self._done[key], False, snapshot.seq)
             if key not in self._running:
+                for (table, seq), older in list(self._running.items()):
+                    if table == public_id and seq < snapshot.seq:
+                        older.cancel()  # if not begun: no page wants that position now
                 game = self.tables.game(snapshot.info.kind)  # pickled by reference to its class
                 future = self._pool().submit(
                     compute, game, snapshot.history, snapshot.seq, self.playouts, self.budget
@@ -101,6 +104,10 @@ class ChanceService:
 
     def _finished(self, key: tuple[str, int]) -> Callable[[Future[Estimate | None]], None]:
         def store(future: Future[Estimate | None]) -> None:
+            if future.cancelled():
+                with self._lock:
+                    self._running.pop(key, None)
+                return
             try:
                 result = future.result()
             except Exception:  # a failed estimate shows as none: it never breaks a page

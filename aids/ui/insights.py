@@ -18,7 +18,7 @@ import streamlit as st
 from aids.games.chances import Estimate
 from aids.paths import database_path
 from aids.tables import TableService
-from aids.tables.chances import PLAYOUTS, ChanceService
+from aids.tables.chances import BUDGET_SECONDS, PLAYOUTS, ChanceService
 from aids.ui.common import esc, service, tr
 from aids.ui.context import TableContext
 
@@ -31,14 +31,17 @@ def chance_service() -> ChanceService:
         str(database_path()),
         os.environ.get("AIDS_GAME_PLUGINS", ""),
         os.environ.get("AIDS_CHANCE_PLAYOUTS", str(PLAYOUTS)),
+        os.environ.get("AIDS_CHANCE_SECONDS", str(BUDGET_SECONDS)),
         _tables=tables,
     )
 
 
 @st.cache_resource
-def _chances_for(path: str, plugins: str, playouts: str, _tables: TableService) -> ChanceService:
+def _chances_for(
+    path: str, plugins: str, playouts: str, seconds: str, _tables: TableService
+) -> ChanceService:
     # Keyed like the table service (its path and plugins); ``_tables`` is not hashed.
-    return ChanceService(_tables, playouts=int(playouts))
+    return ChanceService(_tables, playouts=int(playouts), budget=float(seconds))
 
 
 def replay(ctx: TableContext) -> TableContext:

@@ -33,7 +33,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     db = tmp_path_factory.mktemp("e2e") / "aids.sqlite3"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, AIDS_DB=str(db), AIDS_PUBLIC_URL=base, AIDS_CHANCE_PLAYOUTS="2000")
+    env = dict(os.environ, AIDS_DB=str(db), AIDS_PUBLIC_URL=base, AIDS_CHANCE_PLAYOUTS="2000",
+               AIDS_CHANCE_SECONDS="0.5")  # fmt: skip
     command = [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
         "--server.port", str(port), "--server.address", "127.0.0.1",

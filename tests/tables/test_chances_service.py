@@ -102,3 +102,36 @@ def test_the_default_worker_is_a_separate_process(
     local = ChanceService(service, executor=ThreadPoolExecutor(1), playouts=300).wait(pid)
     assert result is not None and local.estimate is not None
     assert result.values == local.estimate.values
+
+
+class RecordingPool(ThreadPoolExecutor):
+    """A real one-thread pool that notes the log position of each computation it runs."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.ran: list[int] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        def run() -> Any:
+            self.ran.append(args[2])  # compute(game, history, seq, …)
+            return fn(*args, **kwargs)
+
+        return super().submit(run)
+
+
+def test_a_position_the_table_has_moved_past_is_never_computed(
+    service: TableService, derby_table: tuple[str, str]
+) -> None:
+    """A busy worker drops a table's queued position once a newer one is asked for: only
+    the newest position matters to any page."""
+    pid, key = derby_table
+    gate = threading.Event()
+    pool = RecordingPool()
+    chances = ChanceService(service, executor=pool, playouts=200)
+    pool.submit(lambda *_: gate.wait(), None, None, -1)  # the worker is busy
+    chances.latest(pid)  # position 0 queued
+    service.record(pid, key, 0, PLAY)
+    chances.latest(pid)  # position 1 queued; 0 is dropped
+    gate.set()
+    assert chances.wait(pid).seq == 1
+    assert pool.ran == [-1, 1]
