@@ -1,13 +1,18 @@
 """The store interface: tables, their append-only event logs and their keys.
 
-The table service talks only to this interface; ``aids.store.sqlite`` is the embedded default
-and ``tests/store/test_conformance.py`` is the suite every implementation must pass (a
-PostgreSQL store for multi-table events will run the same suite). Rows are plain values: the
-store knows nothing of games, roles or rules.
+The table service talks only to this interface; ``aids.store.sqlite`` is the embedded default,
+``aids.store.postgres`` the server for a night of many tables and trackers (chosen by
+``AIDS_DATABASE_URL``, see ``aids.store.open_store``), and ``tests/store/test_conformance.py``
+is the suite both pass. Rows are plain values: the store knows nothing of games, roles or rules.
+
+Besides tables it keeps *meets*: an event of one night grouping tables of any games under an
+organiser's key (``aids.meets`` turns their outcomes into event standings). In code they are
+"meets" because ``events`` already names a table's log; on the page they are events.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -40,6 +45,23 @@ class KeyRow:
     key_hash: str
     created_at: str
     revoked_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MeetRow:
+    """An event (a meet): tables of any games grouped for one night, run by an organiser."""
+
+    id: int  # the store's own id (0 before insertion)
+    public_id: str
+    title: str
+    date: str  # the night, YYYY-MM-DD
+    created_at: str
+    scoring: dict[str, Any]  # how a table's outcome becomes event points (``aids.meets``)
+    organiser_hash: str  # the hash of the organiser's key
+
+
+# A table with its keys and its whole log, as an import brings it.
+TableBundle = tuple[TableRow, list[KeyRow], list[EventRow]]
 
 
 class Store(Protocol):
@@ -89,6 +111,60 @@ class Store(Protocol):
         self, table_id: int, role: str, revoked_at: str, *, by: str | None = None
     ) -> int:
         """Revoke every live key of ``role``; returns how many. ``by`` as in ``replace_key``."""
+        ...
+
+    def seen_seq(self, table_id: int) -> int:
+        """The table's newest sequence number as far as this process knows, for a page that
+        follows the table: SQLite reads it (as ``last_seq``); PostgreSQL answers from the
+        notifications it listens to, with no query, once it has heard of the table. It may lag
+        a write in another process by a moment; writes never rely on it."""
+        ...
+
+    # --- meets ----------------------------------------------------------------------------
+
+    def insert_meet(self, row: MeetRow, tables: Sequence[TableBundle] = ()) -> MeetRow:
+        """Create a meet (and, for an import, its tables with their keys and logs, in that
+        order) atomically. ``InvalidAction("import/exists")`` if the meet's or any table's
+        public id is taken; then nothing is written."""
+        ...
+
+    def get_meet(self, public_id: str) -> MeetRow:
+        """The meet's row; ``NotFound("meet/not_found")`` if there is none."""
+        ...
+
+    def list_meets(self) -> list[MeetRow]:
+        """Every meet, newest night first."""
+        ...
+
+    def update_meet(
+        self,
+        meet_id: int,
+        *,
+        by: str | None,
+        title: str | None = None,
+        date: str | None = None,
+        scoring: dict[str, Any] | None = None,
+        organiser_hash: str | None = None,
+    ) -> None:
+        """Change the given fields; given ``by`` (a key hash), only if it is the organiser's
+        (else ``Forbidden("meet/forbidden")``). ``by=None`` is the host's own tool."""
+        ...
+
+    def meet_tables(self, meet_id: int) -> list[tuple[TableRow, int]]:
+        """The meet's tables in the order they joined, each with its last sequence number."""
+        ...
+
+    def add_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> None:
+        """Put a table in the meet (``by`` as in ``update_meet``). A table belongs to one meet
+        at most: ``InvalidAction("meet/table_taken")`` if it is in one already."""
+        ...
+
+    def remove_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> bool:
+        """Take a table out of the meet; False if it was not in it."""
+        ...
+
+    def meet_of(self, table_id: int) -> MeetRow | None:
+        """The meet a table belongs to, if any."""
         ...
 
     def close(self) -> None: ...

@@ -1,13 +1,14 @@
 """The SQLite file's schema and its migrations, one step per schema version.
 
 A file carries our ``application_id`` and its schema version in ``user_version``; each step
-in ``MIGRATIONS`` brings a file one version up inside one transaction.
+in ``MIGRATIONS`` brings a file one version up inside one transaction. (PostgreSQL has its own
+DDL and migration list in ``aids.store.postgres_schema``; the two describe the same rows.)
 """
 
 from __future__ import annotations
 
 APPLICATION_ID = 0x52_4E_41_49  # "RNAI": race-night aids
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -41,6 +42,24 @@ CREATE TABLE IF NOT EXISTS keys (
 CREATE INDEX IF NOT EXISTS keys_live ON keys (table_id, role) WHERE revoked_at IS NULL;
 """
 
+MEETS = """
+CREATE TABLE IF NOT EXISTS meets (
+    id INTEGER PRIMARY KEY,
+    public_id TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    date TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    scoring TEXT NOT NULL,
+    organiser_hash TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meet_tables (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    meet_id INTEGER NOT NULL REFERENCES meets(id),
+    position INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS meet_tables_meet ON meet_tables (meet_id, position);
+"""
+
 # Release 0.1 files: no application id, schema version 0, the referee key's hash on the table
 # row and no actor on events. Each step brings a file one version up, inside one transaction.
 MIGRATIONS: dict[int, str] = {
@@ -54,5 +73,6 @@ INSERT INTO keys (table_id, role, key_hash, created_at)
     SELECT id, 'referee', referee_key_hash, created_at FROM tables;
 ALTER TABLE tables DROP COLUMN referee_key_hash;
 """,
+    2: MEETS,  # events of many tables ("meets")
 }
 RELEASE_0_1_TABLES = {"tables", "events"}

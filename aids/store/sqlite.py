@@ -14,21 +14,24 @@ are migrated in place when opened, a file of another program is refused untouche
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import hmac
 import json
 import os
 import queue
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState, StoreError
-from aids.store.base import EventRow, KeyRow, TableRow
+from aids.store.base import EventRow, KeyRow, MeetRow, TableBundle, TableRow
 from aids.store.schema import (
     APPLICATION_ID,
     KEYS,
+    MEETS,
     MIGRATIONS,
     RELEASE_0_1_TABLES,
     SCHEMA,
@@ -36,6 +39,7 @@ from aids.store.schema import (
 )
 
 TABLE_COLUMNS = "id, public_id, kind, title, created_at, setup, rules_version"
+MEET_COLUMNS = "id, public_id, title, date, created_at, scoring, organiser_hash"
 
 
 class SqliteStore:
@@ -86,7 +90,7 @@ class SqliteStore:
             if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 version = SCHEMA_VERSION  # another process finished the same step meanwhile
             elif version == 0:
-                _run_script(conn, SCHEMA + KEYS)
+                _run_script(conn, SCHEMA + KEYS + MEETS)
             else:
                 for step in range(version, SCHEMA_VERSION):
                     _run_script(conn, MIGRATIONS[step])
@@ -197,44 +201,7 @@ class SqliteStore:
         self, row: TableRow, keys: list[KeyRow], events: list[EventRow] | None = None
     ) -> TableRow:
         with self._write() as conn:
-            try:
-                cur = conn.execute(
-                    "INSERT INTO tables (public_id, kind, title, created_at, setup, rules_version)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        row.public_id,
-                        row.kind,
-                        row.title,
-                        row.created_at,
-                        json.dumps(row.setup, ensure_ascii=False),
-                        row.rules_version,
-                    ),
-                )
-            except sqlite3.IntegrityError:  # the same public id, even from another process
-                raise InvalidAction("import/exists", public_id=row.public_id) from None
-            table_id = int(cur.lastrowid or 0)
-            conn.executemany(
-                "INSERT INTO keys (table_id, role, key_hash, created_at, revoked_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(table_id, k.role, k.key_hash, k.created_at, k.revoked_at) for k in keys],
-            )
-            conn.executemany(
-                "INSERT INTO events (table_id, seq, kind, payload, created_at, actor)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (table_id, e.seq, e.kind, _dump(e.payload), e.created_at, e.actor)
-                    for e in events or []
-                ],
-            )
-        return TableRow(
-            table_id,
-            row.public_id,
-            row.kind,
-            row.title,
-            row.created_at,
-            row.setup,
-            row.rules_version,
-        )
+            return _insert_table(conn, row, keys, events or [])
 
     def exists(self, public_id: str) -> bool:
         with self._connect() as conn:
@@ -268,6 +235,9 @@ class SqliteStore:
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,)
             ).fetchone()
         return int(row[0])
+
+    def seen_seq(self, table_id: int) -> int:
+        return self.last_seq(table_id)  # a file tells nobody: followers read it
 
     def events(self, table_id: int, after: int = 0) -> list[EventRow]:
         with self._connect() as conn:
@@ -362,6 +332,161 @@ class SqliteStore:
                 (revoked_at, table_id, role),
             )
             return int(cur.rowcount)
+
+    # --- meets ----------------------------------------------------------------------------
+
+    def insert_meet(self, row: MeetRow, tables: Sequence[TableBundle] = ()) -> MeetRow:
+        with self._write() as conn:
+            table_ids = [_insert_table(conn, *bundle).id for bundle in tables]
+            try:
+                cur = conn.execute(
+                    "INSERT INTO meets (public_id, title, date, created_at, scoring,"
+                    " organiser_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        row.public_id,
+                        row.title,
+                        row.date,
+                        row.created_at,
+                        json.dumps(row.scoring, ensure_ascii=False),
+                        row.organiser_hash,
+                    ),
+                )
+            except sqlite3.IntegrityError:
+                raise InvalidAction("import/exists", public_id=row.public_id) from None
+            meet_id = int(cur.lastrowid or 0)
+            conn.executemany(
+                "INSERT INTO meet_tables (table_id, meet_id, position) VALUES (?, ?, ?)",
+                [(table_id, meet_id, n) for n, table_id in enumerate(table_ids, 1)],
+            )
+        return dataclasses.replace(row, id=meet_id)
+
+    def get_meet(self, public_id: str) -> MeetRow:
+        with self._connect() as conn:
+            row = conn.execute(
+                f"SELECT {MEET_COLUMNS} FROM meets WHERE public_id = ?", (public_id,)
+            ).fetchone()
+        if row is None:
+            raise NotFound("meet/not_found")
+        return _meet(row)
+
+    def list_meets(self) -> list[MeetRow]:
+        with self._connect() as conn:
+            rows = conn.execute(
+                f"SELECT {MEET_COLUMNS} FROM meets ORDER BY date DESC, created_at DESC, id DESC"
+            ).fetchall()
+        return [_meet(r) for r in rows]
+
+    def update_meet(
+        self,
+        meet_id: int,
+        *,
+        by: str | None,
+        title: str | None = None,
+        date: str | None = None,
+        scoring: dict[str, Any] | None = None,
+        organiser_hash: str | None = None,
+    ) -> None:
+        changes = {
+            "title": title,
+            "date": date,
+            "scoring": None if scoring is None else json.dumps(scoring, ensure_ascii=False),
+            "organiser_hash": organiser_hash,
+        }
+        given = {k: v for k, v in changes.items() if v is not None}
+        with self._write() as conn:
+            _check_organiser(conn, meet_id, by)
+            if given:
+                columns = ", ".join(f"{k} = ?" for k in given)
+                conn.execute(f"UPDATE meets SET {columns} WHERE id = ?", (*given.values(), meet_id))
+
+    def meet_tables(self, meet_id: int) -> list[tuple[TableRow, int]]:
+        columns = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))
+        with self._connect() as conn:
+            rows = conn.execute(
+                f"SELECT {columns}, (SELECT COALESCE(MAX(seq), 0) FROM events e"
+                "  WHERE e.table_id = t.id)"
+                " FROM meet_tables m JOIN tables t ON t.id = m.table_id"
+                " WHERE m.meet_id = ? ORDER BY m.position",
+                (meet_id,),
+            ).fetchall()
+        return [(_table(r[:7]), int(r[7])) for r in rows]
+
+    def add_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> None:
+        with self._write() as conn:
+            _check_organiser(conn, meet_id, by)
+            if conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
+                raise NotFound("table/not_found")
+            try:
+                conn.execute(
+                    "INSERT INTO meet_tables (table_id, meet_id, position) SELECT ?, ?,"
+                    " COALESCE(MAX(position), 0) + 1 FROM meet_tables WHERE meet_id = ?",
+                    (table_id, meet_id, meet_id),
+                )
+            except sqlite3.IntegrityError:
+                raise InvalidAction("meet/table_taken") from None
+
+    def remove_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> bool:
+        with self._write() as conn:
+            _check_organiser(conn, meet_id, by)
+            cur = conn.execute(
+                "DELETE FROM meet_tables WHERE meet_id = ? AND table_id = ?", (meet_id, table_id)
+            )
+            return cur.rowcount == 1
+
+    def meet_of(self, table_id: int) -> MeetRow | None:
+        columns = ", ".join(f"m.{c.strip()}" for c in MEET_COLUMNS.split(","))
+        with self._connect() as conn:
+            row = conn.execute(
+                f"SELECT {columns} FROM meets m JOIN meet_tables mt ON mt.meet_id = m.id"
+                " WHERE mt.table_id = ?",
+                (table_id,),
+            ).fetchone()
+        return None if row is None else _meet(row)
+
+
+def _insert_table(
+    conn: sqlite3.Connection, row: TableRow, keys: list[KeyRow], events: list[EventRow]
+) -> TableRow:
+    try:
+        cur = conn.execute(
+            "INSERT INTO tables (public_id, kind, title, created_at, setup, rules_version)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                row.public_id,
+                row.kind,
+                row.title,
+                row.created_at,
+                json.dumps(row.setup, ensure_ascii=False),
+                row.rules_version,
+            ),
+        )
+    except sqlite3.IntegrityError:  # the same public id, even from another process
+        raise InvalidAction("import/exists", public_id=row.public_id) from None
+    table_id = int(cur.lastrowid or 0)
+    conn.executemany(
+        "INSERT INTO keys (table_id, role, key_hash, created_at, revoked_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(table_id, k.role, k.key_hash, k.created_at, k.revoked_at) for k in keys],
+    )
+    conn.executemany(
+        "INSERT INTO events (table_id, seq, kind, payload, created_at, actor)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [(table_id, e.seq, e.kind, _dump(e.payload), e.created_at, e.actor) for e in events],
+    )
+    return dataclasses.replace(row, id=table_id)
+
+
+def _check_organiser(conn: sqlite3.Connection, meet_id: int, by: str | None) -> None:
+    """Inside the write: the meet exists and, given ``by``, it is the organiser's key hash."""
+    row = conn.execute("SELECT organiser_hash FROM meets WHERE id = ?", (meet_id,)).fetchone()
+    if row is None:
+        raise NotFound("meet/not_found")
+    if by is not None and not hmac.compare_digest(row[0], by):
+        raise Forbidden("meet/forbidden")
+
+
+def _meet(row: tuple[Any, ...]) -> MeetRow:
+    return MeetRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6])
 
 
 def _live_key(conn: sqlite3.Connection, table_id: int, key_hash: str, role: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from aids.core.errors import AidsError, Forbidden, InvalidAction, NotFound, StaleState
-from aids.store.base import EventRow, KeyRow, Store, TableRow
+from aids.store.base import EventRow, KeyRow, MeetRow, Store, TableRow
 from aids.store.sqlite import SqliteStore
 
 StoreFactory = Callable[[Path], Store]
@@ -408,3 +409,170 @@ def test_second_instance_on_the_same_data_sees_everything_the_first_wrote(
     second.append(first.id, 2, EventRow(3, "redo", None, T3, "seat:0"))
     assert store.last_seq(first.id) == 3
     assert store.events(first.id, after=2) == [EventRow(3, "redo", None, T3, "seat:0")]
+
+
+def test_seen_seq_catches_up_with_a_write_of_another_instance(
+    open_store: Callable[[], Store], store: Store, table: TableRow
+) -> None:
+    """A follower's view of the log length (SQLite: read; PostgreSQL: told by the server)
+    reaches another process's write within a moment and never runs ahead of the log."""
+    second = open_store()
+    assert second.seen_seq(table.id) == 0
+    for n in range(1, 4):
+        store.append(table.id, n - 1, action(n))
+    assert eventually(lambda: second.seen_seq(table.id) == 3)
+    assert store.seen_seq(table.id) == 3  # the writer knows its own write at once
+
+
+def eventually(check: Callable[[], bool], seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+# --- meets (events of many tables) --------------------------------------------------------
+
+ORGANISER = hash_of("organiser")
+
+
+def meet_row(public_id: str = "meet-night-0123456789abc", date: str = "2026-11-29") -> MeetRow:
+    scoring = {"rule": "placing", "points": [10, 6, 4, 3, 2, 1]}
+    return MeetRow(0, public_id, "秋の競馬ナイト 🏇", date, T0, scoring, ORGANISER)
+
+
+def test_insert_meet_returns_a_new_id_and_reads_back_the_same(store: Store) -> None:
+    stored = store.insert_meet(meet_row())
+    other = store.insert_meet(meet_row("meet-other-0123456789abc"))
+    assert stored.id > 0 and other.id > 0 and stored.id != other.id
+    assert stored == replace(meet_row(), id=stored.id)
+    assert store.get_meet(stored.public_id) == stored
+    assert store.meet_tables(stored.id) == []
+
+
+def test_get_meet_of_unknown_id_raises_meet_not_found(store: Store) -> None:
+    with pytest.raises(NotFound) as err:
+        store.get_meet("no-such-meet-0123456789a")
+    assert err.value.code == "meet/not_found"
+
+
+def test_list_meets_is_newest_night_first(store: Store) -> None:
+    early = store.insert_meet(meet_row("meet-early-0123456789abc", "2026-10-01"))
+    late = store.insert_meet(meet_row("meet-late-0123456789abcd", "2026-12-24"))
+    assert store.list_meets() == [late, early]
+
+
+def test_meet_tables_keep_the_order_they_joined_with_each_last_seq(
+    store: Store, table: TableRow
+) -> None:
+    meet = store.insert_meet(meet_row())
+    second = store.insert_table(table_row("second-table-0123456789a"), [REFEREE_KEY])
+    store.add_meet_table(meet.id, second.id, by=ORGANISER)
+    store.add_meet_table(meet.id, table.id, by=None)  # the host's own tool
+    store.append(table.id, 0, action(1))
+    assert store.meet_tables(meet.id) == [(second, 0), (table, 1)]
+    assert store.meet_of(table.id) == meet and store.meet_of(second.id) == meet
+
+
+def test_a_table_joins_one_meet_only(store: Store, table: TableRow) -> None:
+    first = store.insert_meet(meet_row())
+    other = store.insert_meet(meet_row("meet-other-0123456789abc"))
+    store.add_meet_table(first.id, table.id, by=ORGANISER)
+    for meet in (first, other):
+        with pytest.raises(InvalidAction) as err:
+            store.add_meet_table(meet.id, table.id, by=ORGANISER)
+        assert err.value.code == "meet/table_taken"
+    assert store.meet_tables(other.id) == [] and store.meet_of(table.id) == first
+
+
+def test_meet_writes_need_the_organisers_key_hash_and_change_nothing_without_it(
+    store: Store, table: TableRow
+) -> None:
+    meet = store.insert_meet(meet_row())
+    wrong = hash_of("referee")
+    with pytest.raises(Forbidden) as err:
+        store.add_meet_table(meet.id, table.id, by=wrong)
+    assert err.value.code == "meet/forbidden"
+    with pytest.raises(Forbidden):
+        store.update_meet(meet.id, by=wrong, title="Hijacked")
+    store.add_meet_table(meet.id, table.id, by=ORGANISER)
+    with pytest.raises(Forbidden):
+        store.remove_meet_table(meet.id, table.id, by=wrong)
+    assert store.get_meet(meet.public_id) == meet
+    assert store.meet_tables(meet.id) == [(table, 0)]
+
+
+def test_update_meet_changes_only_the_given_fields(store: Store) -> None:
+    meet = store.insert_meet(meet_row())
+    scoring = {"rule": "score"}
+    store.update_meet(meet.id, by=ORGANISER, title="Winter night", scoring=scoring)
+    assert store.get_meet(meet.public_id) == replace(meet, title="Winter night", scoring=scoring)
+    store.update_meet(meet.id, by=ORGANISER, date="2026-12-01", organiser_hash=hash_of("new"))
+    moved = store.get_meet(meet.public_id)
+    assert (moved.date, moved.organiser_hash, moved.title) == (
+        "2026-12-01",
+        hash_of("new"),
+        "Winter night",
+    )
+    with pytest.raises(Forbidden):  # the old key stops at once
+        store.update_meet(meet.id, by=ORGANISER, title="Back")
+
+
+def test_remove_meet_table_frees_the_table_and_says_whether_it_was_there(
+    store: Store, table: TableRow
+) -> None:
+    meet = store.insert_meet(meet_row())
+    store.add_meet_table(meet.id, table.id, by=ORGANISER)
+    assert store.remove_meet_table(meet.id, table.id, by=ORGANISER) is True
+    assert store.remove_meet_table(meet.id, table.id, by=ORGANISER) is False
+    assert store.meet_of(table.id) is None and store.meet_tables(meet.id) == []
+    other = store.insert_meet(meet_row("meet-other-0123456789abc"))
+    store.add_meet_table(other.id, table.id, by=ORGANISER)
+    assert store.meet_of(table.id) == other
+
+
+def test_meet_writes_on_unknown_meet_or_table_raise_not_found(
+    store: Store, table: TableRow
+) -> None:
+    meet = store.insert_meet(meet_row())
+    with pytest.raises(NotFound) as err:
+        store.add_meet_table(meet.id + 1000, table.id, by=None)
+    assert err.value.code == "meet/not_found"
+    with pytest.raises(NotFound) as err:
+        store.add_meet_table(meet.id, table.id + 1000, by=None)
+    assert err.value.code == "table/not_found"
+
+
+def test_insert_meet_with_tables_stores_every_table_log_and_key_in_order(store: Store) -> None:
+    bundles = [
+        (table_row("import-a-0123456789abcdef"), [REFEREE_KEY], [action(1), action(2)]),
+        (table_row("import-b-0123456789abcdef"), [REFEREE_KEY, SEAT0_KEY], []),
+    ]
+    meet = store.insert_meet(meet_row(), bundles)
+    got = store.meet_tables(meet.id)
+    assert [(row.public_id, seq) for row, seq in got] == [
+        ("import-a-0123456789abcdef", 2),
+        ("import-b-0123456789abcdef", 0),
+    ]
+    assert store.events(got[0][0].id) == [action(1), action(2)]
+    assert set(store.keys(got[1][0].id)) == {REFEREE_KEY, SEAT0_KEY}
+
+
+@pytest.mark.parametrize("clash", ["meet", "table"])
+def test_insert_meet_that_clashes_writes_nothing_at_all(
+    store: Store, table: TableRow, clash: str
+) -> None:
+    existing = store.insert_meet(meet_row())
+    public_id = existing.public_id if clash == "meet" else "fresh-meet-0123456789abc"
+    bundles = [
+        (table_row("import-a-0123456789abcdef"), [REFEREE_KEY], [action(1)]),
+        (table_row(table.public_id if clash == "table" else "import-b-0123456789abcd"), [], []),
+    ]
+    with pytest.raises(InvalidAction) as err:
+        store.insert_meet(meet_row(public_id), bundles)
+    assert err.value.code == "import/exists"
+    assert not store.exists("import-a-0123456789abcdef")
+    assert store.list_meets() == [existing]
+    assert [row.public_id for row, _ in store.list_tables()] == [table.public_id]
