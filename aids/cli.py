@@ -22,9 +22,9 @@ from aids.core.links import (
     viewer_url,
 )
 from aids.games.base import REFEREE, VIEWER, Role
-from aids.paths import OUTPUT, ROOT, database_path, tracker_file
+from aids.paths import OUTPUT, ROOT, tracker_file
 from aids.registry import open_service
-from aids.store.sqlite import SqliteStore
+from aids.store import open_store, shown, store_locator
 from aids.tables import load_export
 
 MAX_RECORD_FILE = 10 * 1024 * 1024  # bytes; a night's log is a few hundred lines
@@ -140,11 +140,13 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     """Become the Streamlit server (exec, not a child): a service manager's SIGTERM reaches
     Streamlit itself, and no process is left holding the port."""
     port = args.port or configured_port()
-    db = database_path()
-    SqliteStore(db).close()  # a data file that cannot be used is reported here, before serving
+    where = store_locator()
+    # A data file or database that cannot be used is reported here, before serving; a new
+    # PostgreSQL database gets its schema here, once, not in the first page's request.
+    open_store(where).close()
     base = public_base_url(port=port)
     print(f"Tracker: http://localhost:{port}/   (phones on this network: {base}/)")
-    print(f"Data:    {db}", flush=True)
+    print(f"Data:    {shown(where)}", flush=True)
     _write_tracker_file(port)
     env = dict(os.environ, AIDS_PORT=str(port))  # the page's QR codes use the port served
     command = [

@@ -90,8 +90,8 @@ def sheet_module(kind: str) -> ModuleType:
 
 
 def open_service() -> TableService:
-    """The service on the embedded default store (``AIDS_DB`` or ``data/aids.sqlite3``)."""
-    from aids.paths import database_path
-    from aids.store.sqlite import SqliteStore
+    """The service on the configured store (``aids.store.open_store``: PostgreSQL at
+    ``AIDS_DATABASE_URL``, else the SQLite file ``AIDS_DB`` or ``data/aids.sqlite3``)."""
+    from aids.store import open_store
 
-    return TableService(SqliteStore(database_path()), engines())
+    return TableService(open_store(), engines())

@@ -163,8 +163,9 @@ class TableService:
         return cached[0] if cached else self._table(public_id)
 
     def snapshot(self, public_id: str, role: Role = VIEWER) -> Snapshot:
-        """The table as ``role`` may see it (the viewer's by default)."""
-        row, fold = self._fold(public_id)
+        """The table as ``role`` may see it (the viewer's by default), as far as this process
+        knows: on PostgreSQL a write of another process shows once its notice arrives."""
+        row, fold = self._fold(public_id, exact=False)
         return snapshot_of(row, fold, role)
 
     def replay(self, public_id: str) -> Any:
@@ -215,17 +216,24 @@ class TableService:
         except Forbidden:
             self._forget_keys(row)
             raise
+        except StaleState:
+            self._fold(public_id)  # the page redrawn after the refusal shows the newer log
+            raise
         with self._lock:
             cached = self._cache.get(public_id)
             if cached is None or cached[1].seq <= expected_seq:
                 self._cache[public_id] = (row, trial)
         return snapshot_of(row, trial, role, lazy=True)
 
-    def _fold(self, public_id: str, *, refresh: bool = True) -> tuple[TableRow, Fold]:
+    def _fold(
+        self, public_id: str, *, refresh: bool = True, exact: bool = True
+    ) -> tuple[TableRow, Fold]:
         """The cached fold brought up to date with any events written since (by anyone).
 
         A write may skip the refresh when its expected sequence matches the cache: the append
         checks the sequence again inside its transaction, so a stale cache cannot slip through.
+        A reader (``exact=False``) asks the store's ``seen_seq``: no query per page tick where
+        the database tells of new writes itself.
         """
         _check_id(public_id)
         with self._lock:
@@ -237,7 +245,7 @@ class TableService:
             row, fold = cached
             if not refresh:
                 return row, fold
-        latest = self.store.last_seq(row.id)
+        latest = self.store.last_seq(row.id) if exact else self.store.seen_seq(row.id)
         if latest != fold.seq:
             fold = fold.copy()
             for event in self.store.events(row.id, after=fold.seq):

@@ -18,8 +18,7 @@ from aids import registry
 from aids.core.errors import AidsError, StaleState
 from aids.core.i18n import DEFAULT_LANG, LANGS, Lang, normalise_lang, t
 from aids.core.links import lan_address, public_base_url
-from aids.paths import database_path
-from aids.store.sqlite import SqliteStore
+from aids.store import open_store, store_locator
 from aids.tables import TableService
 
 LANG_LABELS = {"ja": "日本語", "en": "English"}
@@ -27,15 +26,16 @@ FLASH = "_flash"
 
 
 def service() -> TableService:
-    """One thread-safe service per store file, shared by every session of the server."""
-    return _service_for(str(database_path()), os.environ.get("AIDS_GAME_PLUGINS", ""))
+    """One thread-safe service per store (file or database), shared by every session of the
+    server."""
+    return _service_for(store_locator(), os.environ.get("AIDS_GAME_PLUGINS", ""))
 
 
 @st.cache_resource
-def _service_for(path: str, plugins: str) -> TableService:
-    # Keyed by path and plugins so a changed AIDS_DB (tests, a second data folder) or game
-    # list gets its own service.
-    return TableService(SqliteStore(path), registry.engines())
+def _service_for(where: str, plugins: str) -> TableService:
+    # Keyed by store and plugins so a changed AIDS_DB or AIDS_DATABASE_URL (tests, a second
+    # data folder) or game list gets its own service.
+    return TableService(open_store(where), registry.engines())
 
 
 def lang() -> Lang:

@@ -16,7 +16,7 @@ from dataclasses import replace
 import streamlit as st
 
 from aids.games.chances import Estimate
-from aids.paths import database_path
+from aids.store import store_locator
 from aids.tables import TableService
 from aids.tables.chances import BUDGET_SECONDS, PLAYOUTS, ChanceService
 from aids.ui.common import esc, service, tr
@@ -28,7 +28,7 @@ def chance_service() -> ChanceService:
     session of the server."""
     tables = service()
     return _chances_for(
-        str(database_path()),
+        store_locator(),
         os.environ.get("AIDS_GAME_PLUGINS", ""),
         os.environ.get("AIDS_CHANCE_PLAYOUTS", str(PLAYOUTS)),
         os.environ.get("AIDS_CHANCE_SECONDS", str(BUDGET_SECONDS)),
