@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Install what the tests need — Debian's chromium for the browser tests, the project with its
-# [test] extras in .venv — then lint, type-check and run the whole test suite.
+# Install what the tests need — Debian's chromium for the browser tests, Debian's postgresql
+# server binaries for the PostgreSQL store's tests, the project with its [test] extras in .venv —
+# then lint, type-check and run the whole test suite. The tests start a throwaway PostgreSQL
+# server of their own (a temporary folder, a free port; stopped at the end: tests/conftest.py),
+# or use AIDS_TEST_DATABASE_URL if it is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-if [ ! -x /usr/bin/chromium ]; then
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
 source scripts/_venv.sh "[test]"
 .venv/bin/ruff check .

@@ -1,7 +1,10 @@
-"""Shared fixtures: real SQLite files in temporary folders."""
+"""Shared fixtures: real SQLite files in temporary folders, a real PostgreSQL server."""
 
 from __future__ import annotations
 
+import hashlib
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,7 @@ from aids.games.base import AnyGame
 from aids.games.derby.model import DerbySetup
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
+from aids.store.throwaway import NoServer, ThrowawayServer, create_schema, with_schema
 from aids.tables import TableService
 
 
@@ -71,3 +75,30 @@ def app_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AIDS_CHANCE_PLAYOUTS", "1000")  # the pages' chances: cheap in tests
     monkeypatch.setenv("AIDS_CHANCE_SECONDS", "0.3")
     return path
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A PostgreSQL database for the session: ``AIDS_TEST_DATABASE_URL`` if set, else a
+    throwaway server (temporary folder, free port) stopped when the tests end. Skips, naming
+    what to install, only where the server is not installed."""
+    given = os.environ.get("AIDS_TEST_DATABASE_URL")
+    if given:
+        yield given
+        return
+    try:
+        server = ThrowawayServer().start()
+    except NoServer as exc:
+        pytest.skip(str(exc))
+    try:
+        yield server.url()
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: str, tmp_path: Path) -> str:
+    """A fresh, empty schema of its own for this test (calling twice gives the same one)."""
+    schema = "t_" + hashlib.sha256(str(tmp_path).encode()).hexdigest()[:20]
+    create_schema(pg_server, schema)
+    return with_schema(pg_server, schema)

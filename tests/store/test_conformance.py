@@ -11,25 +11,21 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
+import aids.store as stores
 from aids.core.errors import AidsError, Forbidden, InvalidAction, NotFound, StaleState
 from aids.store.base import EventRow, KeyRow, MeetRow, Store, TableRow
-from aids.store.sqlite import SqliteStore
 
-StoreFactory = Callable[[Path], Store]
-
-# Every implementation, opened on a pytest tmp dir. Calling a factory again with the same
-# tmp dir must open the same data (a second process would do the same). A PostgreSQL store
-# joins this list when it is added.
-STORES: list[StoreFactory] = [
-    lambda tmp_path: SqliteStore(tmp_path / "s.sqlite3"),
-]
-STORE_IDS = ["sqlite"]
+# Every implementation, by where its data is: a SQLite file in this test's folder, or a fresh
+# schema of its own on the PostgreSQL server. Opening the same place again must show the same
+# data (a second process would do the same); ``open_store`` picks the store, as the app does.
+STORES = ["sqlite", "postgresql"]
 
 # What a store may raise when handed rows it cannot store (a duplicate primary key): one of
-# our errors or its driver's own (the PostgreSQL store will add psycopg's).
-REFUSALS: tuple[type[Exception], ...] = (AidsError, sqlite3.Error)
+# our errors or its driver's own.
+REFUSALS: tuple[type[Exception], ...] = (AidsError, sqlite3.Error, psycopg.Error)
 
 T0 = "2026-11-29T21:13:19.199+00:00"
 T1 = "2026-11-29T21:14:00.000+00:00"
@@ -65,14 +61,17 @@ def action(n: int, actor: str = "referee", at: str = T1) -> EventRow:
     return EventRow(n, "action", payload, at, actor)
 
 
-@pytest.fixture(params=STORES, ids=STORE_IDS)
+@pytest.fixture(params=STORES)
 def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Store]]:
     """Opens the parametrized implementation on this test's data; closes all at teardown."""
-    factory: StoreFactory = request.param
+    if request.param == "sqlite":
+        where = str(tmp_path / "s.sqlite3")
+    else:
+        where = request.getfixturevalue("pg_url")
     opened: list[Store] = []
 
     def open_() -> Store:
-        opened.append(factory(tmp_path))
+        opened.append(stores.open_store(where))
         return opened[-1]
 
     yield open_

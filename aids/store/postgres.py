@@ -1,0 +1,572 @@
+"""The store on a PostgreSQL server, for a night of many tables, phones and trackers.
+
+Chosen by ``AIDS_DATABASE_URL=postgresql://…`` (``aids.store.open_store``). Several tracker
+processes may share one database: every guarantee lives in the database, none in a process.
+
+- Connections come from a psycopg pool; each operation borrows one, in autocommit mode, so a
+  single-statement write is its own transaction (one round trip) and a multi-statement one
+  takes ``BEGIN``/``COMMIT`` around it.
+- ``append`` is one statement: insert row ``expected_seq + 1`` only if the log still ends at
+  ``expected_seq`` (and the writer's key is live). Two writers racing past the check both try
+  the same ``(table_id, seq)`` primary key; the second waits for the first to commit and then
+  fails, and is told ``StaleState``. Nothing is acknowledged before the commit.
+- The schema is created and migrated on start (``aids.store.postgres_schema``), under an
+  advisory lock, idempotently.
+- Followers are told, not polled: a trigger on the log sends ``NOTIFY`` when an append
+  commits, and one listening connection per process keeps the newest sequence number it has
+  heard of each table (``seen_seq``), so a page that follows a table asks the database
+  nothing until the table changes.
+
+The schema (PostgreSQL's ``search_path``, e.g. ``?options=-csearch_path%3Dclub``) scopes
+everything, the notification channel included: two deployments in two schemas of one database
+never see each other.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any, LiteralString
+
+import psycopg
+from psycopg import errors, sql
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState, StoreError
+from aids.store import shown
+from aids.store.base import EventRow, KeyRow, MeetRow, TableBundle, TableRow
+from aids.store.postgres_schema import LATEST, LOCK_KEY, MIGRATIONS, SCHEMA_TABLE, channel
+
+log = logging.getLogger(__name__)
+
+TABLE_COLUMNS = "t.id, t.public_id, t.kind, t.title, t.created_at, t.setup, t.rules_version"
+MEET_COLUMNS = "m.id, m.public_id, m.title, m.date, m.created_at, m.scoring, m.organiser_hash"
+OUR_TABLES = ("tables", "events", "keys", "meets", "meet_tables")
+
+
+class PostgresStore:
+    """Tables, logs, keys and meets in one PostgreSQL database (see ``aids.store.base``)."""
+
+    POOL_SIZE = 8  # per process; a tracker's sessions share it
+    WAIT_SECONDS = 10.0  # for a free connection, or the server at start
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.where = shown(url)
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=self.POOL_SIZE,
+            kwargs={"autocommit": True},
+            open=False,
+            name="aids",
+        )
+        try:
+            self._pool.open(wait=True, timeout=self.WAIT_SECONDS)
+        except PoolTimeout as exc:
+            self._pool.close()
+            raise StoreError("store/server", path=self.where, detail=_why(exc)) from None
+        try:
+            with self._connect() as conn:
+                self.schema = self._migrate(conn)
+        except BaseException:
+            self._pool.close()
+            raise
+        self._heard = Heard(url, channel(self.schema), self.where)
+
+    # --- connections ----------------------------------------------------------------------
+
+    @contextmanager
+    def _connect(self) -> Iterator[psycopg.Connection[Any]]:
+        """Borrow a connection; a fault of the server becomes a ``StoreError`` naming the
+        database (never its password) and what to do."""
+        try:
+            with self._pool.connection(timeout=self.WAIT_SECONDS) as conn:
+                yield conn
+        except PoolTimeout as exc:
+            raise StoreError("store/busy", path=self.where, detail=_why(exc)) from None
+        except psycopg.Error as exc:
+            raise self._fault(exc) from None
+
+    @contextmanager
+    def _write(self) -> Iterator[psycopg.Connection[Any]]:
+        """One transaction of several statements: all of it commits, or none."""
+        with self._connect() as conn, conn.transaction():
+            yield conn
+
+    def _fault(self, exc: psycopg.Error) -> StoreError:
+        if isinstance(exc, errors.DiskFull):
+            code = "store/full"
+        elif isinstance(exc, errors.ReadOnlySqlTransaction):
+            code = "store/read_only"
+        elif isinstance(exc, errors.IntegrityError):
+            code = "store/conflict"
+        elif isinstance(exc, psycopg.OperationalError):
+            code = "store/server"
+        else:
+            code = "store/io"
+        return StoreError(code, path=self.where, detail=_why(exc))
+
+    def _migrate(self, conn: psycopg.Connection[Any]) -> str:
+        """Bring the schema up to ``LATEST`` (each step once, in order); its name."""
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
+            schema = conn.execute("SELECT current_schema()").fetchone()
+            if schema is None or schema[0] is None:
+                raise StoreError("store/server", path=self.where, detail="no schema to write in")
+            if _exists(conn, "aids_schema"):
+                done = {r[0] for r in conn.execute("SELECT version FROM aids_schema")}
+            elif any(_exists(conn, name) for name in OUR_TABLES):
+                raise StoreError("store/foreign", path=self.where)
+            else:
+                conn.execute(SCHEMA_TABLE)
+                done = set()
+            if done and max(done) > LATEST:
+                raise StoreError("store/newer", path=self.where, version=max(done))
+            for version, name, ddl in MIGRATIONS:
+                if version not in done:
+                    conn.execute(ddl)
+                    conn.execute(
+                        "INSERT INTO aids_schema (version, name) VALUES (%s, %s)", (version, name)
+                    )
+        return str(schema[0])
+
+    def close(self) -> None:
+        self._heard.stop()
+        self._pool.close()
+
+    # --- tables ---------------------------------------------------------------------------
+
+    def insert_table(
+        self, row: TableRow, keys: list[KeyRow], events: list[EventRow] | None = None
+    ) -> TableRow:
+        with self._write() as conn:
+            stored = _insert_table(conn, row, keys, events or [])
+        self._heard.tell(stored.id, events[-1].seq if events else 0)
+        return stored
+
+    def exists(self, public_id: str) -> bool:
+        with self._connect() as conn:
+            hit = conn.execute("SELECT 1 FROM tables WHERE public_id = %s", (public_id,))
+            return hit.fetchone() is not None
+
+    def get_table(self, public_id: str) -> TableRow:
+        with self._connect() as conn:
+            row = conn.execute(
+                f"SELECT {TABLE_COLUMNS} FROM tables t WHERE t.public_id = %s", (public_id,)
+            ).fetchone()
+        if row is None:
+            raise NotFound("table/not_found")
+        return _table(row)
+
+    def list_tables(self) -> list[tuple[TableRow, int]]:
+        with self._connect() as conn:
+            rows = conn.execute(
+                f"SELECT {TABLE_COLUMNS}, (SELECT COALESCE(MAX(e.seq), 0) FROM events e"
+                "  WHERE e.table_id = t.id)"
+                " FROM tables t ORDER BY t.created_at DESC, t.id DESC"
+            ).fetchall()
+        return [(_table(r[:7]), int(r[7])) for r in rows]
+
+    # --- events ---------------------------------------------------------------------------
+
+    def last_seq(self, table_id: int) -> int:
+        with self._connect() as conn:
+            row = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s", (table_id,)
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def seen_seq(self, table_id: int) -> int:
+        return self._heard.seq(table_id, self.last_seq)
+
+    def events(self, table_id: int, after: int = 0) -> list[EventRow]:
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT seq, kind, payload, created_at, actor FROM events"
+                " WHERE table_id = %s AND seq > %s ORDER BY seq",
+                (table_id, after),
+            ).fetchall()
+        return [EventRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    def append(
+        self, table_id: int, expected_seq: int, event: EventRow, *, key_hash: str | None = None
+    ) -> None:
+        if event.seq != expected_seq + 1:  # the log never skips or repeats a step
+            raise InvalidAction("import/seq", seq=event.seq)
+        key_check: LiteralString = (
+            ""
+            if key_hash is None
+            else " AND EXISTS (SELECT 1 FROM keys WHERE table_id = %s AND key_hash = %s"
+            " AND role = %s AND revoked_at IS NULL)"
+        )
+        key_params = () if key_hash is None else (table_id, key_hash, event.actor)
+        with self._connect() as conn:
+            try:
+                # One statement, so one transaction: insert only if the log still ends at
+                # expected_seq (and the writer's key is live).
+                cur = conn.execute(
+                    "INSERT INTO events (table_id, seq, kind, payload, created_at, actor)"
+                    " SELECT %s, %s, %s, %s::json, %s, %s WHERE"
+                    " (SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s) = %s"
+                    + key_check,
+                    (
+                        table_id,
+                        event.seq,
+                        event.kind,
+                        _dump(event.payload),
+                        event.created_at,
+                        event.actor,
+                        table_id,
+                        expected_seq,
+                        *key_params,
+                    ),
+                )
+            except errors.UniqueViolation:  # another writer won the same seq
+                raise StaleState("table/stale", expected=expected_seq, actual=event.seq) from None
+            if cur.rowcount == 1:
+                self._heard.tell(table_id, event.seq)
+                return
+            if key_hash is not None and not _live_key(conn, table_id, key_hash, event.actor):
+                raise Forbidden("table/forbidden")
+            actual = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s", (table_id,)
+            ).fetchone()
+            now_at = int(actual[0]) if actual else 0
+            raise StaleState("table/stale", expected=expected_seq, actual=now_at)
+
+    # --- keys -----------------------------------------------------------------------------
+
+    def keys(self, table_id: int, *, include_revoked: bool = False) -> list[KeyRow]:
+        live: LiteralString = "" if include_revoked else " AND revoked_at IS NULL"
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT role, key_hash, created_at, revoked_at FROM keys"
+                " WHERE table_id = %s" + live + " ORDER BY created_at, role",
+                (table_id,),
+            ).fetchall()
+        return [KeyRow(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def replace_key(
+        self, table_id: int, new: KeyRow, revoked_at: str, *, by: str | None = None
+    ) -> None:
+        with self._write() as conn:
+            if by is not None and not _live_key(conn, table_id, by, "referee"):
+                raise Forbidden("table/forbidden")
+            conn.execute(
+                "UPDATE keys SET revoked_at = %s"
+                " WHERE table_id = %s AND role = %s AND revoked_at IS NULL",
+                (revoked_at, table_id, new.role),
+            )
+            conn.execute(
+                "INSERT INTO keys (table_id, role, key_hash, created_at) VALUES (%s, %s, %s, %s)",
+                (table_id, new.role, new.key_hash, new.created_at),
+            )
+
+    def revoke_keys(
+        self, table_id: int, role: str, revoked_at: str, *, by: str | None = None
+    ) -> int:
+        with self._write() as conn:
+            if by is not None and not _live_key(conn, table_id, by, "referee"):
+                raise Forbidden("table/forbidden")
+            cur = conn.execute(
+                "UPDATE keys SET revoked_at = %s"
+                " WHERE table_id = %s AND role = %s AND revoked_at IS NULL",
+                (revoked_at, table_id, role),
+            )
+            return int(cur.rowcount)
+
+    # --- meets ----------------------------------------------------------------------------
+
+    def insert_meet(self, row: MeetRow, tables: Sequence[TableBundle] = ()) -> MeetRow:
+        with self._write() as conn:
+            stored = [_insert_table(conn, *bundle) for bundle in tables]
+            try:
+                with conn.transaction():  # a savepoint: the clash is ours to name
+                    hit = conn.execute(
+                        "INSERT INTO meets (public_id, title, date, created_at, scoring,"
+                        " organiser_hash) VALUES (%s, %s, %s, %s, %s::json, %s) RETURNING id",
+                        (
+                            row.public_id,
+                            row.title,
+                            row.date,
+                            row.created_at,
+                            _dump(row.scoring),
+                            row.organiser_hash,
+                        ),
+                    ).fetchone()
+            except errors.UniqueViolation:
+                raise InvalidAction("import/exists", public_id=row.public_id) from None
+            meet_id = int(hit[0]) if hit else 0
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO meet_tables (table_id, meet_id, position) VALUES (%s, %s, %s)",
+                    [(t.id, meet_id, n) for n, t in enumerate(stored, 1)],
+                )
+        return replace(row, id=meet_id)
+
+    def get_meet(self, public_id: str) -> MeetRow:
+        with self._connect() as conn:
+            row = conn.execute(
+                f"SELECT {MEET_COLUMNS} FROM meets m WHERE m.public_id = %s", (public_id,)
+            ).fetchone()
+        if row is None:
+            raise NotFound("meet/not_found")
+        return _meet(row)
+
+    def list_meets(self) -> list[MeetRow]:
+        with self._connect() as conn:
+            rows = conn.execute(
+                f"SELECT {MEET_COLUMNS} FROM meets m"
+                " ORDER BY m.date DESC, m.created_at DESC, m.id DESC"
+            ).fetchall()
+        return [_meet(r) for r in rows]
+
+    def update_meet(
+        self,
+        meet_id: int,
+        *,
+        by: str | None,
+        title: str | None = None,
+        date: str | None = None,
+        scoring: dict[str, Any] | None = None,
+        organiser_hash: str | None = None,
+    ) -> None:
+        changes = {
+            "title": title,
+            "date": date,
+            "scoring": None if scoring is None else _dump(scoring),
+            "organiser_hash": organiser_hash,
+        }
+        given = {k: v for k, v in changes.items() if v is not None}
+        with self._write() as conn:
+            _check_organiser(conn, meet_id, by)
+            if given:
+                columns = sql.SQL(", ").join(
+                    sql.SQL("{} = {}").format(
+                        sql.Identifier(k), sql.SQL("%s::json" if k == "scoring" else "%s")
+                    )
+                    for k in given
+                )
+                conn.execute(
+                    sql.SQL("UPDATE meets SET {} WHERE id = %s").format(columns),
+                    (*given.values(), meet_id),
+                )
+
+    def meet_tables(self, meet_id: int) -> list[tuple[TableRow, int]]:
+        with self._connect() as conn:
+            rows = conn.execute(
+                f"SELECT {TABLE_COLUMNS}, (SELECT COALESCE(MAX(e.seq), 0) FROM events e"
+                "  WHERE e.table_id = t.id)"
+                " FROM meet_tables mt JOIN tables t ON t.id = mt.table_id"
+                " WHERE mt.meet_id = %s ORDER BY mt.position",
+                (meet_id,),
+            ).fetchall()
+        return [(_table(r[:7]), int(r[7])) for r in rows]
+
+    def add_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> None:
+        with self._write() as conn:
+            _check_organiser(conn, meet_id, by)
+            if conn.execute("SELECT 1 FROM tables WHERE id = %s", (table_id,)).fetchone() is None:
+                raise NotFound("table/not_found")
+            try:
+                with conn.transaction():
+                    conn.execute(
+                        "INSERT INTO meet_tables (table_id, meet_id, position) SELECT %s, %s,"
+                        " COALESCE(MAX(position), 0) + 1 FROM meet_tables WHERE meet_id = %s",
+                        (table_id, meet_id, meet_id),
+                    )
+            except errors.UniqueViolation:
+                raise InvalidAction("meet/table_taken") from None
+
+    def remove_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> bool:
+        with self._write() as conn:
+            _check_organiser(conn, meet_id, by)
+            cur = conn.execute(
+                "DELETE FROM meet_tables WHERE meet_id = %s AND table_id = %s",
+                (meet_id, table_id),
+            )
+            return cur.rowcount == 1
+
+    def meet_of(self, table_id: int) -> MeetRow | None:
+        with self._connect() as conn:
+            row = conn.execute(
+                f"SELECT {MEET_COLUMNS} FROM meets m JOIN meet_tables mt ON mt.meet_id = m.id"
+                " WHERE mt.table_id = %s",
+                (table_id,),
+            ).fetchone()
+        return None if row is None else _meet(row)
+
+
+class Heard:
+    """What one listening connection has heard of each table's log: ``<table id>:<seq>``
+    notices from the trigger, kept as the newest sequence number per table.
+
+    The listener starts with the first question, and while it is not connected (starting, or
+    after the server went away) every answer is read from the database instead. A table not
+    heard of yet is read once, then followed by notices. Reconnecting forgets everything
+    heard: notices sent while nobody listened are lost, so each table is read afresh.
+    """
+
+    RETRY_SECONDS = 1.0
+
+    def __init__(self, url: str, channel_name: str, where: str) -> None:
+        self.url, self.channel, self.where = url, channel_name, where
+        self._lock = threading.Lock()
+        self._seqs: dict[int, int] = {}
+        self._generation = 0  # bumped on every (re)connection
+        self._connected = False
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def seq(self, table_id: int, read: Any) -> int:
+        with self._lock:
+            self._start()
+            if not self._connected:
+                known, generation = None, -1
+            else:
+                known, generation = self._seqs.get(table_id), self._generation
+        if known is not None:
+            return known
+        seq = int(read(table_id))
+        with self._lock:
+            if self._connected and self._generation == generation:
+                seq = max(seq, self._seqs.get(table_id, 0))
+                self._seqs[table_id] = seq
+        return seq
+
+    def tell(self, table_id: int, seq: int) -> None:
+        """This process's own write: known at once, before its notice comes back."""
+        with self._lock:
+            if self._connected and seq > self._seqs.get(table_id, -1):
+                self._seqs[table_id] = seq
+
+    def _start(self) -> None:
+        if self._thread is None and not self._stopping.is_set():
+            self._thread = threading.Thread(target=self._listen, name="aids-listen", daemon=True)
+            self._thread.start()
+
+    def _listen(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True) as conn:
+                    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
+                    with self._lock:
+                        self._seqs.clear()
+                        self._generation += 1
+                        self._connected = True
+                    while not self._stopping.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            self._note(note.payload)
+            except psycopg.Error as exc:
+                log.warning("listening on %s: %s; pages read the log meanwhile", self.where, exc)
+            with self._lock:
+                self._connected = False
+                self._seqs.clear()
+            self._stopping.wait(self.RETRY_SECONDS)
+
+    def _note(self, payload: str) -> None:
+        table, _, seq = payload.partition(":")
+        try:
+            table_id, newest = int(table), int(seq)
+        except ValueError:
+            return  # not ours
+        with self._lock:
+            if newest > self._seqs.get(table_id, -1):
+                self._seqs[table_id] = newest
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+
+def _insert_table(
+    conn: psycopg.Connection[Any], row: TableRow, keys: list[KeyRow], events: list[EventRow]
+) -> TableRow:
+    try:
+        with conn.transaction():  # a savepoint inside a meet's import
+            hit = conn.execute(
+                "INSERT INTO tables (public_id, kind, title, created_at, setup, rules_version)"
+                " VALUES (%s, %s, %s, %s, %s::json, %s) RETURNING id",
+                (
+                    row.public_id,
+                    row.kind,
+                    row.title,
+                    row.created_at,
+                    _dump(row.setup),
+                    row.rules_version,
+                ),
+            ).fetchone()
+    except errors.UniqueViolation:  # the same public id, even from another process
+        raise InvalidAction("import/exists", public_id=row.public_id) from None
+    table_id = int(hit[0]) if hit else 0
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO keys (table_id, role, key_hash, created_at, revoked_at)"
+            " VALUES (%s, %s, %s, %s, %s)",
+            [(table_id, k.role, k.key_hash, k.created_at, k.revoked_at) for k in keys],
+        )
+        if events:  # one statement, so the trigger sends one notice for the whole log
+            cur.execute(
+                "INSERT INTO events (table_id, seq, kind, payload, created_at, actor)"
+                " SELECT %s, e.seq, e.kind, e.payload::json, e.created_at, e.actor"
+                " FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[])"
+                " AS e(seq, kind, payload, created_at, actor)",
+                (
+                    table_id,
+                    [e.seq for e in events],
+                    [e.kind for e in events],
+                    [_dump(e.payload) for e in events],
+                    [e.created_at for e in events],
+                    [e.actor for e in events],
+                ),
+            )
+    return replace(row, id=table_id)
+
+
+def _check_organiser(conn: psycopg.Connection[Any], meet_id: int, by: str | None) -> None:
+    """Inside the write: the meet exists (locked against a concurrent change) and, given
+    ``by``, it is the organiser's key hash."""
+    row = conn.execute(
+        "SELECT organiser_hash FROM meets WHERE id = %s FOR UPDATE", (meet_id,)
+    ).fetchone()
+    if row is None:
+        raise NotFound("meet/not_found")
+    if by is not None and not hmac.compare_digest(str(row[0]), by):
+        raise Forbidden("meet/forbidden")
+
+
+def _live_key(conn: psycopg.Connection[Any], table_id: int, key_hash: str, role: str) -> bool:
+    hit = conn.execute(
+        "SELECT 1 FROM keys WHERE table_id = %s AND key_hash = %s AND role = %s"
+        " AND revoked_at IS NULL",
+        (table_id, key_hash, role),
+    )
+    return hit.fetchone() is not None
+
+
+def _exists(conn: psycopg.Connection[Any], name: str) -> bool:
+    row = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (name,)).fetchone()
+    return bool(row and row[0])
+
+
+def _why(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+
+
+def _dump(payload: dict[str, Any] | None) -> str | None:
+    return None if payload is None else json.dumps(payload, ensure_ascii=False)
+
+
+def _table(row: Sequence[Any]) -> TableRow:
+    return TableRow(int(row[0]), row[1], row[2], row[3], row[4], row[5], int(row[6]))
+
+
+def _meet(row: Sequence[Any]) -> MeetRow:
+    return MeetRow(int(row[0]), row[1], row[2], row[3], row[4], row[5], row[6])

@@ -1,0 +1,262 @@
+"""What only the PostgreSQL store has: migrations on start, notices to followers, many
+processes on one database, and its faults (the shared contract is in test_conformance.py)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from aids.core.errors import StaleState, StoreError
+from aids.store import open_store, shown
+from aids.store.base import EventRow, KeyRow, TableRow
+from aids.store.postgres import PostgresStore
+from aids.store.postgres_schema import LATEST, MIGRATIONS
+from aids.store.throwaway import free_port
+
+T0 = "2026-11-30T19:00:00.000+00:00"
+REFEREE = KeyRow("referee", "ab" * 32, T0)
+
+
+def table_row(public_id: str = "pg-table-0123456789abcdef") -> TableRow:
+    return TableRow(0, public_id, "derby", "金曜日", T0, {"players": ["秋子"]}, 1)
+
+
+def action(n: int) -> EventRow:
+    return EventRow(n, "action", {"type": "pass", "n": n}, T0)
+
+
+@pytest.fixture
+def store(pg_url: str) -> Iterator[PostgresStore]:
+    s = PostgresStore(pg_url)
+    yield s
+    s.close()
+
+
+def rows(url: str, query: str) -> list[tuple[Any, ...]]:
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute(query).fetchall()  # type: ignore[arg-type]
+
+
+def eventually(check: Callable[[], bool], seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+# --- migrations ---------------------------------------------------------------------------
+
+
+def test_a_new_database_gets_every_migration_once_in_order(store: PostgresStore) -> None:
+    applied = rows(store.url, "SELECT version, name FROM aids_schema ORDER BY version")
+    assert applied == [(v, name) for v, name, _ in MIGRATIONS]
+    assert applied[-1][0] == LATEST
+
+
+def test_opening_again_runs_nothing_and_changes_nothing(pg_url: str) -> None:
+    PostgresStore(pg_url).close()
+    before = rows(pg_url, "SELECT version, applied_at FROM aids_schema ORDER BY version")
+    PostgresStore(pg_url).close()
+    assert rows(pg_url, "SELECT version, applied_at FROM aids_schema ORDER BY version") == before
+
+
+def test_trackers_starting_together_on_a_new_database_migrate_it_once(pg_url: str) -> None:
+    """Four stores opened at the same moment: the advisory lock lets one migrate; the
+    others wait, then find nothing left to do."""
+    failures: list[BaseException] = []
+    opened: list[PostgresStore] = []
+    gate = threading.Barrier(4)
+
+    def start() -> None:
+        gate.wait()
+        try:
+            opened.append(PostgresStore(pg_url))
+        except BaseException as exc:  # pragma: no cover - reported below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for s in opened:
+        s.close()
+    assert failures == []
+    assert rows(pg_url, "SELECT count(*), max(version) FROM aids_schema") == [(LATEST, LATEST)]
+
+
+def test_a_database_at_version_1_is_migrated_and_keeps_its_tables(pg_url: str) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE aids_schema (version integer PRIMARY KEY, name text NOT NULL,"
+            " applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        conn.execute(MIGRATIONS[0][2])  # type: ignore[arg-type]
+        conn.execute("INSERT INTO aids_schema (version, name) VALUES (1, 'tables')")
+        conn.execute(
+            "INSERT INTO tables (public_id, kind, title, created_at, setup)"
+            " VALUES ('old-table-0123456789abcde', 'derby', 'Old', %s, '{}')",
+            (T0,),
+        )
+    store = PostgresStore(pg_url)
+    try:
+        old = store.get_table("old-table-0123456789abcde")
+        assert old.title == "Old" and store.list_meets() == []
+        store.append(old.id, 0, action(1))  # the notice trigger of migration 3 is in place
+        assert store.seen_seq(old.id) == 1
+    finally:
+        store.close()
+    assert [v for (v,) in rows(pg_url, "SELECT version FROM aids_schema")] == [1, 2, 3]
+
+
+def test_a_database_from_a_newer_release_is_refused_untouched(pg_url: str) -> None:
+    PostgresStore(pg_url).close()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO aids_schema (version, name) VALUES (%s, 'future')", (LATEST + 1,))
+    with pytest.raises(StoreError) as err:
+        PostgresStore(pg_url)
+    assert err.value.code == "store/newer" and err.value.params["version"] == LATEST + 1
+    assert rows(pg_url, "SELECT count(*) FROM aids_schema") == [(LATEST + 1,)]
+
+
+def test_a_schema_holding_another_programs_tables_is_refused_untouched(pg_url: str) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE tables (id integer PRIMARY KEY, other text)")
+    with pytest.raises(StoreError) as err:
+        PostgresStore(pg_url)
+    assert err.value.code == "store/foreign"
+    assert rows(pg_url, "SELECT to_regclass('aids_schema') IS NULL") == [(True,)]
+
+
+# --- notices to followers -----------------------------------------------------------------
+
+
+def test_seen_seq_follows_writes_of_any_process_from_notices_without_reading(
+    store: PostgresStore, pg_url: str
+) -> None:
+    """Once a table is heard of, a follower's question reads nothing: a write made by a bare
+    INSERT on another connection reaches it through the trigger's NOTIFY alone."""
+    table = store.insert_table(table_row(), [REFEREE])
+    assert store.seen_seq(table.id) == 0  # read once: now followed
+    reads: list[int] = []
+    real = store.last_seq
+    store.last_seq = lambda table_id: reads.append(table_id) or real(table_id)  # type: ignore[method-assign]
+    with psycopg.connect(pg_url, autocommit=True) as other:
+        for n in (1, 2, 3):
+            other.execute(
+                "INSERT INTO events (table_id, seq, kind, payload, created_at)"
+                " VALUES (%s, %s, 'action', '{}', %s)",
+                (table.id, n, T0),
+            )
+    assert eventually(lambda: store.seen_seq(table.id) == 3)
+    assert reads == []
+
+
+def test_a_lost_listening_connection_falls_back_to_reading_then_listens_again(
+    store: PostgresStore, pg_url: str
+) -> None:
+    table = store.insert_table(table_row(), [REFEREE])
+    assert store.seen_seq(table.id) == 0
+    assert eventually(lambda: bool(rows(pg_url, LISTENERS)))
+    rows(pg_url, f"SELECT pg_terminate_backend(pid) FROM ({LISTENERS}) AS l")
+    writer = PostgresStore(pg_url)
+    try:
+        writer.append(table.id, 0, action(1))  # while nobody may be listening
+        assert eventually(lambda: store.seen_seq(table.id) == 1)
+        assert eventually(lambda: bool(rows(pg_url, LISTENERS)))  # listening again
+        writer.append(table.id, 1, action(2))
+        assert eventually(lambda: store.seen_seq(table.id) == 2)
+    finally:
+        writer.close()
+
+
+LISTENERS = (
+    "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()"
+)
+
+
+def test_notices_of_one_schema_never_reach_another(pg_server: str, pg_url: str) -> None:
+    """Two deployments in two schemas of one database: table ids overlap, notices do not."""
+    from aids.store.throwaway import create_schema, with_schema
+
+    create_schema(pg_server, "t_other_deployment")
+    mine, theirs = (
+        PostgresStore(pg_url),
+        PostgresStore(with_schema(pg_server, "t_other_deployment")),
+    )
+    try:
+        a = mine.insert_table(table_row(), [REFEREE])
+        b = theirs.insert_table(table_row(), [REFEREE])
+        assert a.id == b.id
+        assert mine.seen_seq(a.id) == 0
+        for n in range(1, 4):
+            theirs.append(b.id, n - 1, action(n))
+        time.sleep(0.3)
+        assert mine.seen_seq(a.id) == 0 and mine.last_seq(a.id) == 0
+    finally:
+        mine.close()
+        theirs.close()
+
+
+# --- many processes on one database -------------------------------------------------------
+
+
+def _appender(url: str, table_id: int, count: int, done: Any) -> None:
+    """Append ``count`` actions, each retried after a refusal with a fresh look at the log;
+    report every sequence number the store acknowledged."""
+    store = PostgresStore(url)
+    mine = []
+    while len(mine) < count:
+        seq = store.last_seq(table_id)
+        try:
+            store.append(table_id, seq, action(seq + 1))
+        except StaleState:
+            continue
+        mine.append(seq + 1)
+    store.close()
+    done.put(mine)
+
+
+def test_four_processes_appending_to_one_table_lose_and_repeat_nothing(
+    store: PostgresStore, pg_url: str
+) -> None:
+    """Nothing acknowledged is lost: the log is 1..N without a gap, and every acknowledged
+    sequence number is one process's alone."""
+    table = store.insert_table(table_row(), [REFEREE])
+    ctx = multiprocessing.get_context("spawn")
+    done = ctx.Queue()
+    procs = [ctx.Process(target=_appender, args=(pg_url, table.id, 25, done)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    acknowledged = [done.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join(timeout=30)
+    every = sorted(seq for mine in acknowledged for seq in mine)
+    assert every == list(range(1, 101))
+    assert [e.seq for e in store.events(table.id)] == every
+
+
+# --- faults -------------------------------------------------------------------------------
+
+
+def test_an_unreachable_server_is_a_store_error_that_never_shows_the_password() -> None:
+    url = f"postgresql://aids:s3cret-word@127.0.0.1:{free_port()}/aids?connect_timeout=1"
+    PostgresStore.WAIT_SECONDS, saved = 2.0, PostgresStore.WAIT_SECONDS
+    try:
+        with pytest.raises(StoreError) as err:
+            open_store(url)
+    finally:
+        PostgresStore.WAIT_SECONDS = saved
+    assert err.value.code == "store/server"
+    for lang in ("ja", "en"):
+        text = err.value.message(lang)
+        assert "s3cret-word" not in text and "127.0.0.1" in text
+    assert shown(url) == url.replace("s3cret-word", "***")
