@@ -9,6 +9,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,14 +28,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """(base URL, SQLite path) of a running ``streamlit run streamlit_app.py``."""
-    db = tmp_path_factory.mktemp("e2e") / "aids.sqlite3"
+@contextmanager
+def tracker(**env: str) -> Iterator[str]:
+    """A running ``streamlit run streamlit_app.py`` on a free port with ``env`` added (the
+    store: ``AIDS_DB`` or ``AIDS_DATABASE_URL``); its base URL. Stopped afterwards."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, AIDS_DB=str(db), AIDS_PUBLIC_URL=base, AIDS_CHANCE_PLAYOUTS="2000",
-               AIDS_CHANCE_SECONDS="0.5")  # fmt: skip
+    env = dict(os.environ, AIDS_PUBLIC_URL=base, AIDS_CHANCE_PLAYOUTS="2000",
+               AIDS_CHANCE_SECONDS="0.5", **env)  # fmt: skip
     command = [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
         "--server.port", str(port), "--server.address", "127.0.0.1",
@@ -58,13 +59,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
             if time.monotonic() > deadline or proc.poll() is not None:
                 raise RuntimeError("the tracker did not start")
             time.sleep(0.3)
-        yield base, db
+        yield base
     finally:
         proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """(base URL, SQLite path) of a running tracker on its own SQLite file."""
+    db = tmp_path_factory.mktemp("e2e") / "aids.sqlite3"
+    with tracker(AIDS_DB=str(db)) as base:
+        yield base, db
 
 
 @pytest.fixture(scope="module")
