@@ -58,6 +58,7 @@ class PostgresStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self.where = shown(url)
+        self._suspect = False  # a connection was lost: test the idle ones before reuse
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -84,12 +85,23 @@ class PostgresStore:
     @contextmanager
     def _connect(self) -> Iterator[psycopg.Connection[Any]]:
         """Borrow a connection; a fault of the server becomes a ``StoreError`` naming the
-        database (never its password) and what to do."""
+        database (never its password) and what to do.
+
+        After a lost connection (the server restarted, the network dropped) the pool's idle
+        connections are tested before the next borrow, so one request per process is refused
+        (nothing written), not one per stale connection.
+        """
+        if self._suspect:
+            self._suspect = False
+            self._pool.check()
         try:
             with self._pool.connection(timeout=self.WAIT_SECONDS) as conn:
                 yield conn
         except PoolTimeout as exc:
             raise StoreError("store/busy", path=self.where, detail=_why(exc)) from None
+        except psycopg.OperationalError as exc:
+            self._suspect = True
+            raise self._fault(exc) from None
         except psycopg.Error as exc:
             raise self._fault(exc) from None
 

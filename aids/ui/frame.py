@@ -24,7 +24,10 @@ from aids.ui.insights import chances, replay
 from aids.ui.sharing import players_qr, share, show_new_link
 from aids.ui.table_log import log, rulings
 
-REFRESH_SECONDS = 1.0  # the viewer polls the store; a change shows within this (plus a run)
+# A viewer's tick asks the table service for the log's length: SQLite reads it from the file;
+# PostgreSQL answers from the notices its listening connection heard (no query per tick). A
+# change shows within this (plus a run).
+REFRESH_SECONDS = 1.0
 FOLLOW_SECONDS = 2.0  # how soon a referee or seat page notices another device's write
 __all__ = ["GamePage", "TableContext", "page_for", "render_table"]
 
@@ -94,7 +97,8 @@ def _follow(public_id: str, drawn: int) -> None:
 
 @st.fragment(run_every=REFRESH_SECONDS)
 def _live(public_id: str) -> None:
-    """The viewer: no controls; re-reads the store on every tick (the URL holds the table).
+    """The viewer: no controls; redrawn on every tick from the service's cached fold, which
+    reads only new events, and only once told of them (the URL holds the table).
 
     Every element keeps its place and key from tick to tick, so a section the reader opened
     stays open."""

@@ -260,3 +260,23 @@ def test_an_unreachable_server_is_a_store_error_that_never_shows_the_password() 
         text = err.value.message(lang)
         assert "s3cret-word" not in text and "127.0.0.1" in text
     assert shown(url) == url.replace("s3cret-word", "***")
+
+
+def test_a_server_restart_costs_one_refused_request_and_writes_nothing_twice(
+    store: PostgresStore, pg_url: str
+) -> None:
+    """Every connection of the pool is cut (as a restart does): the next request is refused
+    with a clear store error, the one after works, and the log holds each write once."""
+    table = store.insert_table(table_row(), [REFEREE])
+    store.append(table.id, 0, action(1))
+    rows(
+        pg_url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+        " AND datname = current_database() AND query NOT LIKE 'LISTEN%'",
+    )
+    with pytest.raises(StoreError) as err:
+        store.append(table.id, 1, action(2))
+    assert err.value.code == "store/server"
+    store.append(table.id, 1, action(2))
+    store.append(table.id, 2, action(3))
+    assert [e.seq for e in store.events(table.id)] == [1, 2, 3]
