@@ -197,6 +197,10 @@ class PostgresStore:
     def seen_seq(self, table_id: int) -> int:
         return self._heard.seq(table_id, self.last_seq)
 
+    def listening(self) -> bool:
+        """Whether followers are answered from notices now (else ``seen_seq`` reads)."""
+        return self._heard.connected
+
     def events(self, table_id: int, after: int = 0) -> list[EventRow]:
         with self._connect() as conn:
             rows = conn.execute(
@@ -451,6 +455,11 @@ class Heard:
                 seq = max(seq, self._seqs.get(table_id, 0))
                 self._seqs[table_id] = seq
         return seq
+
+    @property
+    def connected(self) -> bool:
+        with self._lock:
+            return self._connected
 
     def tell(self, table_id: int, seq: int) -> None:
         """This process's own write: known at once, before its notice comes back."""

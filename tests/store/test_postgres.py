@@ -145,7 +145,9 @@ def test_seen_seq_follows_writes_of_any_process_from_notices_without_reading(
     """Once a table is heard of, a follower's question reads nothing: a write made by a bare
     INSERT on another connection reaches it through the trigger's NOTIFY alone."""
     table = store.insert_table(table_row(), [REFEREE])
-    assert store.seen_seq(table.id) == 0  # read once: now followed
+    assert store.seen_seq(table.id) == 0  # starts the listener
+    assert eventually(store.listening)
+    assert store.seen_seq(table.id) == 0  # read once more: now followed
     reads: list[int] = []
     real = store.last_seq
     store.last_seq = lambda table_id: reads.append(table_id) or real(table_id)  # type: ignore[method-assign]
