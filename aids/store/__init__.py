@@ -32,6 +32,10 @@ def is_server(locator: str) -> bool:
 def open_store(locator: str | None = None) -> Store:
     """The store at ``locator`` (default: ``store_locator()``)."""
     where = store_locator() if locator is None else locator
+    if os.environ.get("AIDS_DATABASE_URL", "").strip() and locator is None and not is_server(where):
+        from aids.core.errors import StoreError
+
+        raise StoreError("store/url", detail=shown(where)[:80])
     if is_server(where):
         from aids.store.postgres import PostgresStore
 

@@ -59,6 +59,15 @@ class PostgresStore:
         self.url = url
         self.where = shown(url)
         self._suspect = False  # a connection was lost: test the idle ones before reuse
+        # One connection of our own first: a wrong address or an unreachable server is told
+        # at once, with libpq's own reason; it also migrates, before any pool exists.
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=10) as first:
+                self.schema = self._migrate(first)
+        except psycopg.ProgrammingError as exc:  # libpq could not read the address
+            raise StoreError("store/url", detail=_why(exc)) from None
+        except psycopg.Error as exc:
+            raise self._fault(exc) from None
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -72,12 +81,6 @@ class PostgresStore:
         except PoolTimeout as exc:
             self._pool.close()
             raise StoreError("store/server", path=self.where, detail=_why(exc)) from None
-        try:
-            with self._connect() as conn:
-                self.schema = self._migrate(conn)
-        except BaseException:
-            self._pool.close()
-            raise
         self._heard = Heard(url, channel(self.schema), self.where)
 
     # --- connections ----------------------------------------------------------------------
@@ -578,7 +581,8 @@ def _exists(conn: psycopg.Connection[Any], name: str) -> bool:
 
 
 def _why(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+    """The first line of a driver's message, with any password in an address masked."""
+    return shown((str(exc).strip().splitlines() or [type(exc).__name__])[0][:200])
 
 
 def _dump(payload: dict[str, Any] | None) -> str | None:

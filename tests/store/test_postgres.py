@@ -4,9 +4,13 @@ processes on one database, and its faults (the shared contract is in test_confor
 from __future__ import annotations
 
 import multiprocessing
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -251,13 +255,9 @@ def test_four_processes_appending_to_one_table_lose_and_repeat_nothing(
 
 def test_an_unreachable_server_is_a_store_error_that_never_shows_the_password() -> None:
     url = f"postgresql://aids:s3cret-word@127.0.0.1:{free_port()}/aids?connect_timeout=1"
-    PostgresStore.WAIT_SECONDS, saved = 2.0, PostgresStore.WAIT_SECONDS
-    try:
-        with pytest.raises(StoreError) as err:
-            open_store(url)
-    finally:
-        PostgresStore.WAIT_SECONDS = saved
-    assert err.value.code == "store/server"
+    with pytest.raises(StoreError) as err:
+        open_store(url)
+    assert err.value.code == "store/server" and "refused" in err.value.message("en")
     for lang in ("ja", "en"):
         text = err.value.message(lang)
         assert "s3cret-word" not in text and "127.0.0.1" in text
@@ -282,3 +282,39 @@ def test_a_server_restart_costs_one_refused_request_and_writes_nothing_twice(
     store.append(table.id, 1, action(2))
     store.append(table.id, 2, action(3))
     assert [e.seq for e in store.events(table.id)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://aids:s3cret-word@[::1/aids",  # a bracket never closed
+        "postgresql://aids:s3cret-word@127.0.0.1/aids?no_such_option=1",
+    ],
+)
+def test_an_address_libpq_cannot_read_is_a_store_url_error(url: str) -> None:
+    with pytest.raises(StoreError) as err:
+        open_store(url)
+    assert err.value.code == "store/url"
+    assert "s3cret-word" not in err.value.message("en")
+
+
+def test_a_database_url_that_is_not_postgresql_is_refused_not_taken_for_a_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AIDS_DATABASE_URL", "mysql://aids@db.local/aids")
+    with pytest.raises(StoreError) as err:
+        open_store()
+    assert err.value.code == "store/url"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_refuses_an_unreachable_database_before_serving(tmp_path: Path) -> None:
+    env = dict(os.environ, AIDS_DATABASE_URL=f"postgresql://aids@127.0.0.1:{free_port()}/aids")
+    done = subprocess.run(
+        [sys.executable, "-m", "aids.cli", "--lang", "en", "serve", "--port", str(free_port())],
+        capture_output=True, text=True, env=env, timeout=60, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("store/server: The database server postgresql://aids@127.0.0.1")
+    assert "Tracker:" not in done.stdout
