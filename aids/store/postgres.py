@@ -5,7 +5,8 @@ processes may share one database: every guarantee lives in the database, none in
 
 - Connections come from a psycopg pool; each operation borrows one, in autocommit mode, so a
   single-statement write is its own transaction (one round trip) and a multi-statement one
-  takes ``BEGIN``/``COMMIT`` around it.
+  takes ``BEGIN``/``COMMIT`` around it. Every connection sets ``synchronous_commit = on``: a
+  write is acknowledged once it is in the server's write-ahead log on disk.
 - ``append`` is one statement: insert row ``expected_seq + 1`` only if the log still ends at
   ``expected_seq`` (and the writer's key is live). Two writers racing past the check both try
   the same ``(table_id, seq)`` primary key; the second waits for the first to commit and then
@@ -63,6 +64,7 @@ class PostgresStore:
         # at once, with libpq's own reason; it also migrates, before any pool exists.
         try:
             with psycopg.connect(url, autocommit=True, connect_timeout=10) as first:
+                _durable(first)
                 self.schema = self._migrate(first)
         except psycopg.ProgrammingError as exc:  # libpq could not read the address
             raise StoreError("store/url", detail=_why(exc)) from None
@@ -73,6 +75,7 @@ class PostgresStore:
             min_size=1,
             max_size=self.POOL_SIZE,
             kwargs={"autocommit": True},
+            configure=_durable,
             open=False,
             name="aids",
         )
@@ -552,6 +555,12 @@ def _insert_table(
                 ),
             )
     return replace(row, id=table_id)
+
+
+def _durable(conn: psycopg.Connection[Any]) -> None:
+    """An acknowledged write is on the server's disk (its WAL), whatever the server's default:
+    as ``synchronous=FULL`` is for the SQLite file."""
+    conn.execute("SET synchronous_commit = on")
 
 
 def _check_organiser(conn: psycopg.Connection[Any], meet_id: int, by: str | None) -> None:

@@ -250,6 +250,13 @@ def test_four_processes_appending_to_one_table_lose_and_repeat_nothing(
     assert [e.seq for e in store.events(table.id)] == every
 
 
+def test_every_connection_waits_for_the_disk_before_acknowledging(store: PostgresStore) -> None:
+    """The throwaway server runs with synchronous_commit=off; the store's sessions turn it
+    on, so an acknowledged append is in the write-ahead log whatever the server's default."""
+    with store._connect() as conn:
+        assert conn.execute("SHOW synchronous_commit").fetchone() == ("on",)
+
+
 # --- faults -------------------------------------------------------------------------------
 
 
