@@ -104,7 +104,10 @@ class PostgresStore:
             with self._pool.connection(timeout=self.WAIT_SECONDS) as conn:
                 yield conn
         except PoolTimeout as exc:
-            raise StoreError("store/busy", path=self.where, detail=_why(exc)) from None
+            self._suspect = True
+            raise StoreError(
+                "store/pool", path=self.where, seconds=int(self.WAIT_SECONDS), detail=_why(exc)
+            ) from None
         except psycopg.OperationalError as exc:
             self._suspect = True
             raise self._fault(exc) from None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from aids.core.errors import AidsError
+from aids.core.errors import AidsError, StoreError
 from aids.games.base import VIEWER, Role
 from aids.tables import Snapshot
 from aids.ui.charts import render_chart
@@ -91,7 +91,11 @@ def _follow(public_id: str, drawn: int) -> None:
     """Referee and seat pages redraw when someone else writes (another seat's secret choice,
     a second device): a light check of the log's length, and a full redraw only if it grew.
     A choice half-made on the old page is dropped with it: it was made against old state."""
-    if service().snapshot(public_id).seq != drawn:
+    try:
+        seq = service().snapshot(public_id).seq
+    except AidsError:
+        return  # the store is out of reach for now: a write would say so; try next tick
+    if seq != drawn:
         st.rerun(scope="app")
 
 
@@ -101,8 +105,15 @@ def _live(public_id: str) -> None:
     reads only new events, and only once told of them (the URL holds the table).
 
     Every element keeps its place and key from tick to tick, so a section the reader opened
-    stays open."""
-    snapshot = service().snapshot(public_id, VIEWER)
+    stays open. While the store is out of reach the page says so and tries again each tick."""
+    try:
+        snapshot = service().snapshot(public_id, VIEWER)
+    except StoreError:  # a phone is not told where the database is, only that it will return
+        st.warning(tr("table.store_away"))
+        return
+    except AidsError as exc:
+        st.warning(plain(exc.message(lang())))
+        return
     game = service().game(snapshot.info.kind)
     ctx = TableContext(snapshot, None, game, lang())
     page = page_for(snapshot.info.kind)

@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import psycopg
 import pytest
 
 from aids.core.links import referee_url, viewer_url
@@ -76,6 +77,47 @@ def test_a_phone_on_one_tracker_follows_writes_made_through_another(
         assert "Turn: 🟥1 Aki" in phone.inner_text("body").replace("\n", " ")
         shot(phone, "postgres-viewer-on-second-tracker-390", full_page=True)
         referee.close()
+        phone.close()
+    finally:
+        store.close()
+
+
+def test_a_phone_says_when_the_database_is_out_of_reach_and_recovers_by_itself(
+    two_trackers: tuple[str, str, str], browser: Any
+) -> None:
+    """The database refuses every connection for a while (as during a restart): the phone's
+    page shows the store's message in its language, not a traceback, and once the database
+    is back it follows the table again with no reload."""
+    url, _, b = two_trackers
+    store = PostgresStore(url)
+    service = TableService(store, engines())
+    admin = url.split("?")[0].rsplit("/", 1)[0] + "/postgres"
+    try:
+        pid, key = new_table(service, "Restart", 3)
+        phone = browser.new_page(viewport=PHONE)
+        phone.goto(viewer_url(b, pid, "ja"))
+        settle(phone, 800)
+        assert seq_shown(phone) == 0
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("ALTER DATABASE aids ALLOW_CONNECTIONS false")
+            try:
+                conn.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'aids'"
+                )
+                warning = phone.locator("[data-testid='stAlertContentWarning']")
+                warning.wait_for(timeout=30000)
+                assert "記録データに届きません" in warning.inner_text()
+                assert "127.0.0.1" not in phone.inner_text("body")  # nor where the data is
+                assert "Traceback" not in phone.inner_text("body")
+                shot(phone, "postgres-viewer-database-away-ja-390")
+            finally:
+                conn.execute("ALTER DATABASE aids ALLOW_CONNECTIONS true")
+        store.close()
+        store = PostgresStore(url)
+        service = TableService(store, engines())
+        record(service, pid, key, [(None, "red", "red 3")])
+        assert wait_seq(phone, 1, seconds=30) < 30
+        assert phone.locator("[data-testid='stAlertContentWarning']").count() == 0
         phone.close()
     finally:
         store.close()
