@@ -38,9 +38,9 @@ def chance_service() -> ChanceService:
 
 @st.cache_resource
 def _chances_for(
-    path: str, plugins: str, playouts: str, seconds: str, _tables: TableService
+    where: str, plugins: str, playouts: str, seconds: str, _tables: TableService
 ) -> ChanceService:
-    # Keyed like the table service (its path and plugins); ``_tables`` is not hashed.
+    # Keyed like the table service (its store and plugins); ``_tables`` is not hashed.
     return ChanceService(_tables, playouts=int(playouts), budget=float(seconds))
 
 
