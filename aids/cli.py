@@ -1,4 +1,5 @@
-"""The ``aids`` command: serve the tracker, print sheets, export/import tables, benchmarks."""
+"""The ``aids`` command: serve the tracker, print sheets, export/import tables, events of many
+tables (``aids meet …``), benchmarks."""
 
 from __future__ import annotations
 
@@ -17,11 +18,14 @@ from aids.core.i18n import LANGS, normalise_lang, t
 from aids.core.links import (
     configured_base_url,
     configured_port,
+    meet_url,
+    organiser_url,
     public_base_url,
     referee_url,
     viewer_url,
 )
 from aids.games.base import REFEREE, VIEWER, Role
+from aids.meets import MeetService, scoring_of
 from aids.paths import OUTPUT, ROOT, tracker_file
 from aids.registry import open_service
 from aids.store import open_store, shown, store_locator
@@ -107,7 +111,64 @@ def _parser() -> argparse.ArgumentParser:
     report.set_defaults(run=_report)
     bench = sub.add_parser("bench", help="run the performance benchmarks (prints ratios)")
     bench.set_defaults(run=_bench)
+    _meet_parser(sub)
     return parser
+
+
+def _meet_parser(sub: Any) -> None:
+    """``aids meet …``: events of many tables, as the host (no organiser key is asked: whoever
+    runs the command holds the data)."""
+    meet = sub.add_parser("meet", help="events of many tables: create, add tables, standings")
+    msub = meet.add_subparsers(required=True, metavar="ACTION")
+    new = msub.add_parser("new", help="create an event and print its links")
+    new.add_argument("--title", required=True)
+    new.add_argument("--date", required=True, help="YYYY-MM-DD")
+    new.add_argument("--rule", choices=["placing", "score"], default="placing")
+    new.add_argument("--points", help="placing points, first place first (default 10,6,4,3,2,1)")
+    new.add_argument("--base-url")
+    new.set_defaults(run=_meet_new)
+    lst = msub.add_parser("list", help="every event, newest night first")
+    lst.set_defaults(run=_meet_list)
+    for name, help_text, run in (
+        ("add", "put a table (its public id or link) in the event", _meet_add),
+        ("remove", "take a table out of the event (the table stays)", _meet_remove),
+    ):
+        cmd = msub.add_parser(name, help=help_text)
+        cmd.add_argument("meet", help="the event's public id")
+        cmd.add_argument("table", help="the table's public id or link")
+        cmd.set_defaults(run=run)
+    show = msub.add_parser("show", help="the standings and the tables, as text")
+    show.add_argument("meet", help="the event's public id")
+    show.set_defaults(run=_meet_show)
+    set_ = msub.add_parser("set", help="change the title, the date or the scoring rule")
+    set_.add_argument("meet", help="the event's public id")
+    set_.add_argument("--title")
+    set_.add_argument("--date", help="YYYY-MM-DD")
+    set_.add_argument("--rule", choices=["placing", "score"])
+    set_.add_argument("--points", help="placing points, first place first")
+    set_.set_defaults(run=_meet_set)
+    for name, help_text, run in (
+        ("pack", "the event print pack: every table's sheets, then the standings", _meet_pack),
+        ("sheet", "the event standings sheet alone", _meet_sheet),
+    ):
+        cmd = msub.add_parser(name, help=help_text)
+        cmd.add_argument("meet", help="the event's public id")
+        cmd.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
+        cmd.add_argument("--paper", choices=["a4", "letter", "a3"], default="a4")
+        cmd.add_argument("--base-url", help="URL phones use to reach the tracker")
+        cmd.add_argument("--out", type=Path, help="output folder (default: output/)")
+        cmd.set_defaults(run=run)
+    exp = msub.add_parser("export", help="write the event and all its tables as one JSON file")
+    exp.add_argument("meet", help="the event's public id")
+    exp.add_argument("-o", "--output", type=Path, help="file (default: standard output)")
+    exp.set_defaults(run=_meet_export)
+    imp = msub.add_parser("import", help="add an event and its tables from an export (all or none)")
+    imp.add_argument("file", type=Path)
+    imp.set_defaults(run=_meet_import)
+    key = msub.add_parser("key", help="a new organiser link (the old one stops)")
+    key.add_argument("meet", help="the event's public id")
+    key.add_argument("--base-url")
+    key.set_defaults(run=_meet_key)
 
 
 def _printing(
@@ -390,6 +451,127 @@ def _import(args: argparse.Namespace, lang: str) -> int:
     info = open_service().import_(load_export(data))
     print(f"{t('table.imported', lang)}: {info.title} ({info.public_id})")
     print(viewer_url(_base(None, lang), info.public_id))
+    return 0
+
+
+def _meets() -> MeetService:
+    return MeetService(open_service())
+
+
+def _meet_new(args: argparse.Namespace, lang: str) -> int:
+    info, key = _meets().create(args.title, args.date, scoring_of(args.rule, args.points))
+    base = _base(args.base_url, lang)
+    print(f"{t('meet.cli.created', lang)}: {info.title} ({info.public_id})")
+    print(f"{t('meet.organiser_link', lang)}: {organiser_url(base, info.public_id, key)}")
+    print(f"{t('meet.cli.event_link', lang)}: {meet_url(base, info.public_id)}")
+    return 0
+
+
+def _meet_list(args: argparse.Namespace, lang: str) -> int:
+    service = _meets()
+    listed = service.list_meets()
+    if not listed:
+        print(t("meet.cli.none", lang))
+    for info in listed:
+        count = len(service.tables_of(info.public_id))
+        print(f"{info.public_id}\t{info.date}\t{info.title}\t{t('meet.cli.tables', lang, n=count)}")
+    return 0
+
+
+def _meet_add(args: argparse.Namespace, lang: str) -> int:
+    table = _meets().add_table(args.meet, None, args.table, host=True)
+    print(f"{t('meet.cli.added', lang)}: {table.title} ({table.public_id})")
+    return 0
+
+
+def _meet_remove(args: argparse.Namespace, lang: str) -> int:
+    _meets().remove_table(args.meet, None, args.table, host=True)
+    print(t("meet.cli.removed", lang))
+    return 0
+
+
+def _meet_show(args: argparse.Namespace, lang: str) -> int:
+    """The standings and the tables as tab-separated text (a terminal, a spreadsheet)."""
+    service = _meets()
+    info = service.info(args.meet)
+    tables = service.tables_of(args.meet)
+    print(f"{info.title} · {info.date}")
+    print(info.scoring.describe(lang))
+    print()
+    print(t("meet.standings", lang))
+    heads = ("rank", "name", "points", "played", "wins", "in_play")
+    print("\t".join(t(f"meet.col.{h}", lang) for h in heads))
+    for row in service.standings(args.meet, tables):
+        cells = (row.rank, row.name, row.points, row.played, row.wins, row.in_play)
+        print("\t".join(str(c) for c in cells))
+    print()
+    print(t("meet.tables", lang))
+    for n, status in enumerate(tables, start=1):
+        game = t(f"{status.kind}.name", lang)
+        print(f"{n}\t{status.public_id}\t{game}\t{status.title}\t{status.line(lang)}")
+    return 0
+
+
+def _meet_set(args: argparse.Namespace, lang: str) -> int:
+    scoring = None
+    if args.rule is not None or args.points is not None:
+        scoring = scoring_of(args.rule or "placing", args.points)
+    info = _meets().update(args.meet, None, title=args.title, date=args.date, scoring=scoring,
+                           host=True)  # fmt: skip
+    print(f"{info.title} · {info.date} · {info.scoring.describe(lang)}")
+    return 0
+
+
+def _meet_print(args: argparse.Namespace, lang: str, what: str) -> int:
+    from aids.print.meet_sheet import render_meet_pack, render_standings
+
+    service = _meets()
+    info = service.info(args.meet)
+    tables = service.tables_of(args.meet)
+    rows = service.standings(args.meet, tables)
+    base, out_dir = _base(args.base_url, lang), _out_dir(args)
+    render = render_meet_pack if what == "pack" else render_standings
+    for sheet_lang in _langs(args):
+        pdf = render(info, tables, rows, base, sheet_lang, args.paper)
+        path = out_dir / f"event-{what}-{info.public_id[:8]}-{sheet_lang}-{args.paper}.pdf"
+        _write(path, pdf)
+        print(path)
+    return 0
+
+
+def _meet_pack(args: argparse.Namespace, lang: str) -> int:
+    return _meet_print(args, lang, "pack")
+
+
+def _meet_sheet(args: argparse.Namespace, lang: str) -> int:
+    return _meet_print(args, lang, "standings")
+
+
+def _meet_export(args: argparse.Namespace, lang: str) -> int:
+    text = json.dumps(_meets().export(args.meet), ensure_ascii=False, indent=2)
+    if args.output:
+        _write(args.output, (text + "\n").encode("utf-8"))
+        print(args.output)
+    else:
+        print(text)
+    return 0
+
+
+def _meet_import(args: argparse.Namespace, lang: str) -> int:
+    data = inputs.read_file(args.file, "FILE")
+    service = _meets()
+    info = service.import_(load_export(data))
+    count = len(service.tables_of(info.public_id))
+    print(f"{t('meet.cli.imported', lang)}: {info.title} ({info.public_id}),"
+          f" {t('meet.cli.tables', lang, n=count)}")  # fmt: skip
+    print(meet_url(_base(None, lang), info.public_id))
+    return 0
+
+
+def _meet_key(args: argparse.Namespace, lang: str) -> int:
+    key = _meets().reissue_key(args.meet)
+    base = _base(args.base_url, lang)
+    print(f"{t('meet.organiser_link', lang)}: {organiser_url(base, args.meet, key)}")
     return 0
 
 

@@ -1,7 +1,8 @@
 """Layers flow one way, and only a game's own files name it.
 
 core (errors, i18n, links) → games (pure engines) → tables (the service) → store interface
-→ print and ui frames → each game's page and sheet module → registry, cli, streamlit_app.
+→ meets (events of many tables) → print and ui frames → each game's page and sheet module
+→ registry, cli, streamlit_app.
 """
 
 from __future__ import annotations
@@ -66,13 +67,22 @@ ALLOWED = {
     # layer: the aids modules (prefixes) its files may import
     "core": ("aids.core", "aids.paths"),
     "games": ("aids.games", "aids.core.errors", "aids.core.i18n", "aids.core.inputs", "aids.paths"),
-    "store": ("aids.store", "aids.core.errors"),
+    "store": ("aids.store", "aids.core.errors", "aids.paths"),
     "tables": (
         "aids.tables",
         "aids.core",
         "aids.games.base",
         "aids.games.chances",
         "aids.store.base",
+    ),
+    # events of many tables: above the table service, below the print and ui frames
+    "meets": (
+        "aids.meets",
+        "aids.core",
+        "aids.games.base",
+        "aids.games.series",
+        "aids.store.base",
+        "aids.tables",
     ),
 }
 

@@ -83,3 +83,15 @@ def referee_url(base: str, public_id: str, key: str, lang: str | None = None) ->
     """The link that can record play: the viewer link plus the referee key."""
     params = {"table": public_id, "key": key} | ({"lang": lang} if lang else {})
     return f"{base.rstrip('/')}/?{urlencode(params)}"
+
+
+def meet_url(base: str, public_id: str, lang: str | None = None) -> str:
+    """An event's public page (its tables, their status, the standings): the link players scan."""
+    params = {"meet": public_id} | ({"lang": lang} if lang else {})
+    return f"{base.rstrip('/')}/?{urlencode(params)}"
+
+
+def organiser_url(base: str, public_id: str, key: str, lang: str | None = None) -> str:
+    """The event page with the organiser's key: add tables, scoring, print, export."""
+    params = {"meet": public_id, "key": key} | ({"lang": lang} if lang else {})
+    return f"{base.rstrip('/')}/?{urlencode(params)}"

@@ -260,20 +260,27 @@ def build_pdf(
         initialFontName=font,  # no stray, unembedded Helvetica in the page resources
         invariant=1,  # no time stamp or random id: the same table prints the same bytes
     )
-    # The first template is the sheet's own orientation; ``turn_to`` switches to the other.
-    first = "landscape" if size[0] > size[1] else "portrait"
-    doc.addPageTemplates(
-        [
-            _template(orientation, size, header)
-            for orientation in sorted(ORIENTATIONS, key=lambda o: o != first)
-        ]
-        + list(extra_templates)
-    )
+    doc.addPageTemplates(header_templates(header, size) + list(extra_templates))
     doc.build(list(story))
     return buffer.getvalue()
 
 
-def _template(orientation: Orientation, paper: tuple[float, float], header: SheetHeader) -> Any:
+def header_templates(
+    header: SheetHeader, size: tuple[float, float], prefix: str = ""
+) -> list[PageTemplate]:
+    """The two page templates of a sheet under ``header``: its own orientation (``size``)
+    first, then the other one, which ``turn_to`` switches to. ``prefix`` names them apart in a
+    document of several sheets (an event's print pack)."""
+    first = "landscape" if size[0] > size[1] else "portrait"
+    return [
+        _template(orientation, size, header, prefix)
+        for orientation in sorted(ORIENTATIONS, key=lambda o: o != first)
+    ]
+
+
+def _template(
+    orientation: Orientation, paper: tuple[float, float], header: SheetHeader, prefix: str = ""
+) -> Any:
     """A page turned ``orientation``: the header laid out for that size, the body under it."""
     turned = landscape(paper) if orientation == "landscape" else portrait(paper)
     size = (float(turned[0]), float(turned[1]))
@@ -294,7 +301,7 @@ def _template(orientation: Orientation, paper: tuple[float, float], header: Shee
     def on_page(canvas: Canvas, _doc: BaseDocTemplate) -> None:
         _draw_header(canvas, layout, header.qr_url)
 
-    return PageTemplate(id=orientation, frames=[body], onPage=on_page, pagesize=size)
+    return PageTemplate(id=prefix + orientation, frames=[body], onPage=on_page, pagesize=size)
 
 
 def body_width(size: tuple[float, float]) -> float:

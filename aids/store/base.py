@@ -68,9 +68,17 @@ class Store(Protocol):
     """Persistence of tables. Every method is atomic; ``append`` is the only log write."""
 
     def insert_table(
-        self, row: TableRow, keys: list[KeyRow], events: list[EventRow] | None = None
+        self,
+        row: TableRow,
+        keys: list[KeyRow],
+        events: list[EventRow] | None = None,
+        *,
+        meet_id: int | None = None,
+        by: str | None = None,
     ) -> TableRow:
-        """Create a table with its keys (and, for an import, its whole log) atomically.
+        """Create a table with its keys (and, for an import, its whole log) atomically;
+        given ``meet_id``, it joins that meet in the same transaction (``by`` and the
+        refusals as in ``add_meet_table``: then no table is written either).
 
         Raises ``InvalidAction("import/exists")`` if the public id is taken.
         """

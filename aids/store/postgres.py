@@ -164,10 +164,20 @@ class PostgresStore:
     # --- tables ---------------------------------------------------------------------------
 
     def insert_table(
-        self, row: TableRow, keys: list[KeyRow], events: list[EventRow] | None = None
+        self,
+        row: TableRow,
+        keys: list[KeyRow],
+        events: list[EventRow] | None = None,
+        *,
+        meet_id: int | None = None,
+        by: str | None = None,
     ) -> TableRow:
         with self._write() as conn:
+            if meet_id is not None:
+                _check_organiser(conn, meet_id, by)
             stored = _insert_table(conn, row, keys, events or [])
+            if meet_id is not None:
+                _join_meet(conn, meet_id, stored.id)
         self._heard.tell(stored.id, events[-1].seq if events else 0)
         return stored
 
@@ -399,15 +409,7 @@ class PostgresStore:
             _check_organiser(conn, meet_id, by)
             if conn.execute("SELECT 1 FROM tables WHERE id = %s", (table_id,)).fetchone() is None:
                 raise NotFound("table/not_found")
-            try:
-                with conn.transaction():
-                    conn.execute(
-                        "INSERT INTO meet_tables (table_id, meet_id, position) SELECT %s, %s,"
-                        " COALESCE(MAX(position), 0) + 1 FROM meet_tables WHERE meet_id = %s",
-                        (table_id, meet_id, meet_id),
-                    )
-            except errors.UniqueViolation:
-                raise InvalidAction("meet/table_taken") from None
+            _join_meet(conn, meet_id, table_id)
 
     def remove_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> bool:
         with self._write() as conn:
@@ -558,6 +560,20 @@ def _insert_table(
                 ),
             )
     return replace(row, id=table_id)
+
+
+def _join_meet(conn: psycopg.Connection[Any], meet_id: int, table_id: int) -> None:
+    """Inside the write (the meet's row locked by ``_check_organiser``): the table takes the
+    meet's next place (one meet per table)."""
+    try:
+        with conn.transaction():
+            conn.execute(
+                "INSERT INTO meet_tables (table_id, meet_id, position) SELECT %s, %s,"
+                " COALESCE(MAX(position), 0) + 1 FROM meet_tables WHERE meet_id = %s",
+                (table_id, meet_id, meet_id),
+            )
+    except errors.UniqueViolation:
+        raise InvalidAction("meet/table_taken") from None
 
 
 def _durable(conn: psycopg.Connection[Any]) -> None:

@@ -198,10 +198,21 @@ class SqliteStore:
     # --- tables ---------------------------------------------------------------------------
 
     def insert_table(
-        self, row: TableRow, keys: list[KeyRow], events: list[EventRow] | None = None
+        self,
+        row: TableRow,
+        keys: list[KeyRow],
+        events: list[EventRow] | None = None,
+        *,
+        meet_id: int | None = None,
+        by: str | None = None,
     ) -> TableRow:
         with self._write() as conn:
-            return _insert_table(conn, row, keys, events or [])
+            if meet_id is not None:
+                _check_organiser(conn, meet_id, by)
+            stored = _insert_table(conn, row, keys, events or [])
+            if meet_id is not None:
+                _join_meet(conn, meet_id, stored.id)
+            return stored
 
     def exists(self, public_id: str) -> bool:
         with self._connect() as conn:
@@ -416,14 +427,7 @@ class SqliteStore:
             _check_organiser(conn, meet_id, by)
             if conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
                 raise NotFound("table/not_found")
-            try:
-                conn.execute(
-                    "INSERT INTO meet_tables (table_id, meet_id, position) SELECT ?, ?,"
-                    " COALESCE(MAX(position), 0) + 1 FROM meet_tables WHERE meet_id = ?",
-                    (table_id, meet_id, meet_id),
-                )
-            except sqlite3.IntegrityError:
-                raise InvalidAction("meet/table_taken") from None
+            _join_meet(conn, meet_id, table_id)
 
     def remove_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> bool:
         with self._write() as conn:
@@ -474,6 +478,18 @@ def _insert_table(
         [(table_id, e.seq, e.kind, _dump(e.payload), e.created_at, e.actor) for e in events],
     )
     return dataclasses.replace(row, id=table_id)
+
+
+def _join_meet(conn: sqlite3.Connection, meet_id: int, table_id: int) -> None:
+    """Inside the write: the table takes the meet's next place (one meet per table)."""
+    try:
+        conn.execute(
+            "INSERT INTO meet_tables (table_id, meet_id, position) SELECT ?, ?,"
+            " COALESCE(MAX(position), 0) + 1 FROM meet_tables WHERE meet_id = ?",
+            (table_id, meet_id, meet_id),
+        )
+    except sqlite3.IntegrityError:
+        raise InvalidAction("meet/table_taken") from None
 
 
 def _check_organiser(conn: sqlite3.Connection, meet_id: int, by: str | None) -> None:

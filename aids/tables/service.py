@@ -18,7 +18,7 @@ from typing import Any
 from aids.core import inputs
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState
 from aids.games.base import REFEREE, VIEWER, AnyGame, Role
-from aids.store.base import EventRow, KeyRow, Store, TableRow
+from aids.store.base import EventRow, KeyRow, Store, TableBundle, TableRow
 from aids.tables.attempts import KeyAttempts
 from aids.tables.export import MAX_TITLE, export_document, parse_export
 from aids.tables.fold import Fold, fold_events, start
@@ -73,8 +73,19 @@ class TableService:
 
     # --- create / read --------------------------------------------------------------------
 
-    def create(self, kind: str, title: object, setup: object) -> tuple[TableInfo, str]:
-        """A new table; returns its info and the referee key (shown once, never stored)."""
+    def create(
+        self,
+        kind: str,
+        title: object,
+        setup: object,
+        *,
+        meet_id: int | None = None,
+        organiser_hash: str | None = None,
+    ) -> tuple[TableInfo, str]:
+        """A new table; returns its info and the referee key (shown once, never stored).
+
+        Given ``meet_id`` the table is created inside that event, in the same write, which
+        checks ``organiser_hash`` (``None``: the host's own tool): both or neither."""
         game = self.game(kind)
         clean_title = inputs.text(title, "title", max_len=MAX_TITLE)
         parsed = game.setup_from_dict(setup)
@@ -90,7 +101,9 @@ class TableService:
             game.setup_to_dict(parsed),
             game.info.rules_version,
         )
-        stored = self.store.insert_table(row, [KeyRow("referee", hash_key(key), created)])
+        stored = self.store.insert_table(
+            row, [KeyRow("referee", hash_key(key), created)], meet_id=meet_id, by=organiser_hash
+        )
         return table_info(stored), key
 
     def list_tables(self) -> list[tuple[TableInfo, int]]:
@@ -334,15 +347,25 @@ class TableService:
             raise Forbidden("table/export_sealed")
         return self.export(public_id)
 
-    def import_(self, data: object) -> TableInfo:
-        """Validate an exported table completely (replaying its log), then add it.
+    def check_import(self, data: object) -> TableBundle:
+        """Validate an exported table completely (its shape, then a replay of its whole log)
+        and return it ready to insert; nothing is written. An event's import checks each of
+        its tables with this, then inserts them all at once.
 
-        An import never overwrites: a table with the same public id is refused.
+        Raises ``InvalidAction("import/exists")`` if a table with its public id is stored.
         """
         row, keys, events = parse_export(data, self.games)
         if self.store.exists(row.public_id):
             raise InvalidAction("import/exists", public_id=row.public_id)
         fold_events(self.game(row.kind), row, events)
+        return row, keys, events
+
+    def import_(self, data: object) -> TableInfo:
+        """Validate an exported table completely (replaying its log), then add it.
+
+        An import never overwrites: a table with the same public id is refused.
+        """
+        row, keys, events = self.check_import(data)
         return table_info(self.store.insert_table(row, keys, events))
 
 

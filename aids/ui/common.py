@@ -18,6 +18,7 @@ from aids import registry
 from aids.core.errors import AidsError, StaleState
 from aids.core.i18n import DEFAULT_LANG, LANGS, Lang, normalise_lang, t
 from aids.core.links import lan_address, public_base_url
+from aids.meets import MeetService
 from aids.store import open_store, store_locator
 from aids.tables import TableService
 
@@ -36,6 +37,16 @@ def _service_for(where: str, plugins: str) -> TableService:
     # Keyed by store and plugins so a changed AIDS_DB or AIDS_DATABASE_URL (tests, a second
     # data folder) or game list gets its own service.
     return TableService(open_store(where), registry.engines())
+
+
+def meets() -> MeetService:
+    """The event service on the same store and table service as ``service()``."""
+    return _meets_for(store_locator(), os.environ.get("AIDS_GAME_PLUGINS", ""))
+
+
+@st.cache_resource
+def _meets_for(where: str, plugins: str) -> MeetService:
+    return MeetService(_service_for(where, plugins))
 
 
 def lang() -> Lang:

@@ -11,7 +11,7 @@ import qrcode
 import streamlit as st
 
 from aids import registry
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import organiser_url, referee_url, viewer_url
 from aids.games.base import VIEWER, Role
 from aids.print.frame import render_sheet
 from aids.print.pack import render_pack
@@ -49,9 +49,14 @@ def players_qr(ctx: TableContext) -> None:
         st.caption(tr("page.players_qr_hint"))
 
 
-def announce_link(role: Role, link: str, *, created: bool = False) -> None:
-    """Show ``link`` once, on the next run (only its key's hash is kept)."""
+def announce_link(role: Role | str, link: str, *, created: bool = False) -> None:
+    """Show ``link`` once, on the next run (only its key's hash is kept). ``role`` is a
+    table's role, or ``"organiser"`` for an event's organiser link."""
     st.session_state[NEW_LINK] = (str(role), link, created)
+
+
+def announce_organiser_link(public_id: str, key: str, *, created: bool = False) -> None:
+    announce_link("organiser", organiser_url(base_url(), public_id, key, lang()), created=created)
 
 
 def announce_referee_link(public_id: str, key: str, *, created: bool = False) -> None:
@@ -65,7 +70,10 @@ def show_new_link() -> None:
     if not pending:
         return
     role, link, created = pending
-    if role != "referee":
+    if role == "organiser":
+        label = tr("meet.page.created_link") if created else tr("meet.page.new_link")
+        title = tr("meet.organiser_link")
+    elif role != "referee":
         label, title = tr("table.new_seat_link", role=role), tr("table.seat_link", role=role)
     elif created:
         label, title = tr("page.created_referee_link"), tr("table.referee_link")

@@ -575,3 +575,28 @@ def test_insert_meet_that_clashes_writes_nothing_at_all(
     assert not store.exists("import-a-0123456789abcdef")
     assert store.list_meets() == [existing]
     assert [row.public_id for row, _ in store.list_tables()] == [table.public_id]
+
+
+def test_insert_table_into_a_meet_joins_it_in_the_same_write(store: Store) -> None:
+    meet = store.insert_meet(meet_row())
+    first = store.insert_table(table_row(), [REFEREE_KEY], meet_id=meet.id, by=ORGANISER)
+    second = store.insert_table(
+        table_row("second-table-0123456789a"), [REFEREE_KEY], meet_id=meet.id, by=None
+    )
+    assert store.meet_tables(meet.id) == [(first, 0), (second, 0)]
+    assert store.meet_of(first.id) == meet
+
+
+@pytest.mark.parametrize(
+    ("meet_offset", "by", "refusal"),
+    [(0, hash_of("referee"), Forbidden), (1000, ORGANISER, NotFound)],
+    ids=["wrong_organiser", "no_such_meet"],
+)
+def test_insert_table_into_a_meet_that_refuses_writes_no_table(
+    store: Store, meet_offset: int, by: str, refusal: type[Exception]
+) -> None:
+    meet = store.insert_meet(meet_row())
+    with pytest.raises(refusal):
+        store.insert_table(table_row(), [REFEREE_KEY], meet_id=meet.id + meet_offset, by=by)
+    assert not store.exists(table_row().public_id)
+    assert store.list_tables() == [] and store.meet_tables(meet.id) == []

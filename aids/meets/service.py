@@ -1,0 +1,303 @@
+"""The meet service: an event of one night, grouping tables of any games under an organiser.
+
+A meet has a title, a date, a scoring rule and its own organiser key (kept only as a hash,
+like a table's referee key). Anyone with its link reads it; only the organiser's key changes
+it: tables in and out, a new table started inside it, title, date, rule, a new key. Wrong
+organiser keys are limited per meet as wrong table keys are (``aids.tables.attempts``).
+Every table is read through the viewer's snapshot: the event page, its standings and its
+print show nothing a player could not see at that table.
+
+Everything goes through the ``Store`` protocol, never SQL, so it runs on SQLite or PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from aids.core.errors import AidsError, Forbidden, InvalidAction, NotFound
+from aids.games.base import VIEWER
+from aids.meets.export import check_meet_document, meet_document
+from aids.meets.fields import MAX_TABLES, check_date, check_title, table_ref
+from aids.meets.scoring import Scoring
+from aids.meets.standings import Standing, standings
+from aids.meets.status import TableStatus, status_of
+from aids.store.base import MeetRow, Store, TableRow
+from aids.tables import TableInfo, TableService
+from aids.tables.attempts import KeyAttempts
+from aids.tables.keys import (
+    MAX_KEY_LENGTH,
+    PUBLIC_ID_RE,
+    hash_key,
+    new_key,
+    new_public_id,
+    now,
+    same_hash,
+)
+from aids.tables.snapshot import table_info
+
+MeetRole = Literal["organiser", "viewer"]
+
+
+@dataclass(frozen=True, slots=True)
+class MeetInfo:
+    """An event as anyone with its link sees it (never its key)."""
+
+    public_id: str
+    title: str
+    date: str
+    created_at: str
+    scoring: Scoring
+
+
+def meet_info(row: MeetRow) -> MeetInfo:
+    return MeetInfo(row.public_id, row.title, row.date, row.created_at,
+                    Scoring.from_dict(row.scoring))  # fmt: skip
+
+
+class MeetService:
+    """Create, read and change events. Thread-safe as the table service it is handed."""
+
+    def __init__(self, tables: TableService, *, key_attempts: KeyAttempts | None = None) -> None:
+        self.tables = tables
+        self.key_attempts = key_attempts or KeyAttempts()
+
+    @property
+    def store(self) -> Store:
+        return self.tables.store
+
+    # --- create / read --------------------------------------------------------------------
+
+    def create(
+        self, title: object, date: object, scoring: Scoring | None = None
+    ) -> tuple[MeetInfo, str]:
+        """A new event; returns its info and the organiser key (shown once, never stored)."""
+        clean = MeetRow(0, new_public_id(), check_title(title), check_date(date), now(),
+                        (scoring or Scoring()).to_dict(), "")  # fmt: skip
+        key = new_key()
+        stored = self.store.insert_meet(_with_hash(clean, hash_key(key)))
+        return meet_info(stored), key
+
+    def info(self, public_id: object) -> MeetInfo:
+        return meet_info(self._row(public_id))
+
+    def list_meets(self) -> list[MeetInfo]:
+        return [meet_info(row) for row in self.store.list_meets()]
+
+    def role_for(self, public_id: object, key: object) -> MeetRole:
+        """The one place that decides what a key makes you at an event: the organiser for a
+        live organiser key; an empty, missing, malformed or wrong key is a viewer.
+
+        Raises:
+            Forbidden: ``meet/key_attempts`` while the event's budget of wrong keys is spent.
+        """
+        row = self._row(public_id)
+        if key is None or key == "":
+            return "viewer"
+        return "organiser" if self._organiser_hash(row, key) is not None else "viewer"
+
+    def tables_of(self, public_id: object) -> list[TableStatus]:
+        """Every table of the event in the order they joined, as a viewer sees each now."""
+        row = self._row(public_id)
+        out: list[TableStatus] = []
+        for table, _seq in self.store.meet_tables(row.id):
+            snapshot = self.tables.snapshot(table.public_id, VIEWER)
+            out.append(status_of(self.tables.game(table.kind), snapshot))
+        return out
+
+    def standings(
+        self, public_id: object, tables: list[TableStatus] | None = None
+    ) -> tuple[Standing, ...]:
+        """The event's standings under its rule (``tables``: statuses already read)."""
+        info = self.info(public_id)
+        shown = self.tables_of(public_id) if tables is None else tables
+        return standings([s.result for s in shown], info.scoring)
+
+    # --- organiser's changes --------------------------------------------------------------
+
+    def add_table(self, public_id: object, key: object, table: object, *,
+                  host: bool = False) -> TableInfo:  # fmt: skip
+        """Put an existing table (its public id or link) in the event.
+
+        Raises ``meet/already_in`` (this event), ``meet/table_taken`` (another event),
+        ``meet/too_many``, ``table/not_found``, ``meet/forbidden``.
+        """
+        row, by = self._authorise(public_id, key, host=host)
+        target = self.store.get_table(table_ref(table))
+        owner = self.store.meet_of(target.id)
+        if owner is not None and owner.id == row.id:
+            raise InvalidAction("meet/already_in")
+        self._room(row)
+        self.store.add_meet_table(row.id, target.id, by=by)
+        return table_info(target)
+
+    def remove_table(self, public_id: object, key: object, table: object, *,
+                     host: bool = False) -> None:  # fmt: skip
+        """Take a table out of the event (the table itself stays as it is)."""
+        row, by = self._authorise(public_id, key, host=host)
+        target = self.store.get_table(table_ref(table))
+        if not self.store.remove_meet_table(row.id, target.id, by=by):
+            raise InvalidAction("meet/not_in")
+
+    def new_table(
+        self, public_id: object, key: object, kind: str, title: object, setup: object, *,
+        host: bool = False,
+    ) -> tuple[TableInfo, str]:  # fmt: skip
+        """Start a table of any game inside the event; returns it and its referee key.
+
+        The organiser's key and the room left are checked first; the table service checks the
+        game, the title and the setup, then writes the table and its place in the event in
+        one transaction that checks the organiser's key again: both or neither.
+        """
+        row, by = self._authorise(public_id, key, host=host)
+        self._room(row)
+        return self.tables.create(kind, title, setup, meet_id=row.id, organiser_hash=by)
+
+    def update(
+        self,
+        public_id: object,
+        key: object,
+        *,
+        title: object = None,
+        date: object = None,
+        scoring: Scoring | None = None,
+        host: bool = False,
+    ) -> MeetInfo:
+        """Change the title, the date or the scoring rule (each checked first)."""
+        row, by = self._authorise(public_id, key, host=host)
+        fields: dict[str, Any] = {}
+        if title is not None:
+            fields["title"] = check_title(title)
+        if date is not None:
+            fields["date"] = check_date(date)
+        if scoring is not None:
+            fields["scoring"] = scoring.to_dict()
+        if fields:
+            self.store.update_meet(row.id, by=by, **fields)
+        return self.info(row.public_id)
+
+    def rotate_key(self, public_id: object, key: object) -> str:
+        """A new organiser key; the old one stops at once (checked again inside the write)."""
+        row, by = self._authorise(public_id, key)
+        return self._issue(row, by)
+
+    def reissue_key(self, public_id: object) -> str:
+        """The host's way back in (``aids meet key``): no key asked, the old one stops."""
+        return self._issue(self._row(public_id), None)
+
+    def _issue(self, row: MeetRow, by: str | None) -> str:
+        new = new_key()
+        self.store.update_meet(row.id, by=by, organiser_hash=hash_key(new))
+        return new
+
+    # --- export / import ------------------------------------------------------------------
+
+    def export(self, public_id: object) -> dict[str, Any]:
+        """The whole event as one JSON-ready document (``race-night-aids/meet`` version 1):
+        the meet and each table's own export. The host's backup: every log complete."""
+        row = self._row(public_id)
+        docs = [self.tables.export(t.public_id) for t, _ in self.store.meet_tables(row.id)]
+        return meet_document(row, docs)
+
+    def organiser_export(self, public_id: object, key: object) -> dict[str, Any]:
+        """The export the organiser downloads from the page. An organiser can add any table
+        by its public link, so this holds only what viewers can see: refused
+        (``meet/export_hidden``) while a table's log holds something hidden from viewers (a
+        sealed choice, a discard); the host's ``aids meet export`` has no such limit."""
+        row, _ = self._authorise(public_id, key)
+        for table, _seq in self.store.meet_tables(row.id):
+            if self._hides_from_viewers(table):
+                raise Forbidden("meet/export_hidden", title=table.title)
+        return self.export(row.public_id)
+
+    def _hides_from_viewers(self, table: TableRow) -> bool:
+        game = self.tables.game(table.kind)
+        seen = self.tables.snapshot(table.public_id, VIEWER).log
+        stored = self.store.events(table.id)
+        if len(seen) != len(stored):
+            return True
+        for entry, event in zip(seen, stored, strict=True):
+            if event.kind != "action":
+                continue
+            if entry.sealed or entry.action != game.action_from_dict(event.payload):
+                return True
+        return False
+
+    def import_(self, data: object) -> MeetInfo:
+        """Check a whole event export (the meet, then each table as a table import checks it,
+        replaying its log), then store it all in one write: all or nothing."""
+        row, docs = check_meet_document(data)
+        if _exists(self.store, row.public_id):
+            raise InvalidAction("meet/exists", public_id=row.public_id)
+        bundles = []
+        seen: set[str] = set()
+        for i, doc in enumerate(docs):
+            try:
+                bundle = self.tables.check_import(doc)
+            except AidsError as exc:
+                raise _in_table(exc, i) from None
+            if bundle[0].public_id in seen:
+                raise InvalidAction("import/field", field=f"tables[{i}].table.public_id")
+            seen.add(bundle[0].public_id)
+            bundles.append(bundle)
+        return meet_info(self.store.insert_meet(row, bundles))
+
+    # --- checks ---------------------------------------------------------------------------
+
+    def _row(self, public_id: object) -> MeetRow:
+        if not isinstance(public_id, str) or not PUBLIC_ID_RE.match(public_id):
+            raise NotFound("meet/not_found")
+        return self.store.get_meet(public_id)
+
+    def _authorise(
+        self, public_id: object, key: object, *, host: bool = False
+    ) -> tuple[MeetRow, str | None]:
+        """The meet and the organiser's key hash to check again inside the write; the host
+        (the CLI, holding the data itself) passes ``host=True`` and no key."""
+        row = self._row(public_id)
+        if host:
+            return row, None
+        digest = self._organiser_hash(row, key) if key not in (None, "") else None
+        if digest is None:
+            raise Forbidden("meet/forbidden")
+        return row, digest
+
+    def _organiser_hash(self, row: MeetRow, key: object) -> str | None:
+        """The key's hash if it is the organiser's. A key given spends an attempt of the
+        meet's budget first; the right key gives it back, so only wrong keys count."""
+        try:
+            self.key_attempts.take(row.id)
+        except Forbidden as exc:
+            raise Forbidden("meet/key_attempts", **exc.params) from None
+        if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH:
+            return None
+        digest = hash_key(key)
+        if not same_hash(row.organiser_hash, digest):
+            return None
+        self.key_attempts.give_back(row.id)
+        return digest
+
+    def _room(self, row: MeetRow) -> None:
+        if len(self.store.meet_tables(row.id)) >= MAX_TABLES:
+            raise InvalidAction("meet/too_many", max=MAX_TABLES)
+
+
+def _with_hash(row: MeetRow, digest: str) -> MeetRow:
+    return MeetRow(row.id, row.public_id, row.title, row.date, row.created_at, row.scoring,
+                   digest)  # fmt: skip
+
+
+def _exists(store: Store, public_id: str) -> bool:
+    try:
+        store.get_meet(public_id)
+    except NotFound:
+        return False
+    return True
+
+
+def _in_table(exc: AidsError, index: int) -> AidsError:
+    """A table's refusal inside an event file, its field named from the file's top."""
+    if exc.code == "import/field":
+        field = str(exc.params.get("field", ""))
+        return InvalidAction("import/field", field=f"tables[{index}].{field}")
+    return exc
