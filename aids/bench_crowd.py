@@ -17,6 +17,12 @@ to the viewer showing it. Errors are page errors, console errors, Streamlit exce
 websocket closes, tracebacks in the server's output and writes a viewer never showed. CPU and
 memory come from ``/proc`` for the server, its chances worker, the browser and the machine.
 
+With ``--postgres`` (a throwaway PostgreSQL server) or ``--database-url URL`` the store is
+PostgreSQL, and ``--trackers N`` starts N tracker processes on it (ports of their own), the
+viewers spread round-robin over them; the referee's writes still come from this process, one
+more client of the database. Each tracker then learns of a write from the database's notice
+(``PostgresStore.seen_seq``). The report gives the figures overall and per tracker.
+
 The figures are for the machine they are measured on (shared and noisy here): compare the
 ratios (per viewer, to the idle server) between runs. See docs/crowd.md.
 """
@@ -45,7 +51,7 @@ from typing import Any
 from aids.games.base import REFEREE, AnyGame
 from aids.paths import OUTPUT, ROOT, data_dir
 from aids.registry import engines
-from aids.store.sqlite import SqliteStore
+from aids.store import is_server, open_store, shown
 from aids.tables import TableService
 
 CHROMIUM = os.environ.get("AIDS_CHROMIUM", "/usr/bin/chromium")
@@ -187,24 +193,46 @@ class Usage:
     browser_cpu: float = 0.0  # playwright's driver and chromium: the phones' side
     browser_rss: int = 0  # PSS, the sum of RSS would count chromium's shared pages often
     bench_cpu: float = 0.0  # this process: the referee's writes and playwright's client
+    db_cpu: float = 0.0  # the PostgreSQL server we started, its exited backends included
+    db_rss: int = 0  # PSS (its processes share the buffers)
     machine_busy: float = 0.0
     machine_total: float = 0.0
+    # per tracker (server pid): (server CPU, server RSS, chances worker CPU, worker RSS)
+    trackers: dict[int, tuple[float, int, float, int]] = field(default_factory=dict)
 
 
-def usage(server_pid: int) -> Usage:
+def usage(server_pids: int | Sequence[int], db_pid: int | None = None) -> Usage:
+    """CPU and memory now: the trackers (each with its chances worker and helpers, summed in
+    the ``server_*``/``worker_*`` fields and kept apart in ``trackers``), the database server
+    we started, the browser (this process's other children) and the machine."""
+    pids = [server_pids] if isinstance(server_pids, int) else list(server_pids)
     procs = _all_procs()
     u = Usage(time.monotonic())
     server = set()
-    for p in _tree(procs, server_pid):
-        server.add(p.pid)
-        if p.pid == server_pid:
-            u.server_cpu, u.server_rss = p.cpu_s, p.rss
-        elif "spawn_main" in p.cmd:
-            u.worker_cpu += p.cpu_s
-            u.worker_rss += p.rss
-        else:
-            u.helpers_cpu += p.cpu_s
-            u.helpers_rss += p.rss
+    for server_pid in pids:
+        cpu, rss, worker_cpu, worker_rss = 0.0, 0, 0.0, 0
+        for p in _tree(procs, server_pid):
+            server.add(p.pid)
+            if p.pid == server_pid:
+                cpu, rss = p.cpu_s, p.rss
+            elif "spawn_main" in p.cmd:
+                worker_cpu += p.cpu_s
+                worker_rss += p.rss
+            else:
+                u.helpers_cpu += p.cpu_s
+                u.helpers_rss += p.rss
+        u.trackers[server_pid] = (cpu, rss, worker_cpu, worker_rss)
+        u.server_cpu += cpu
+        u.server_rss += rss
+        u.worker_cpu += worker_cpu
+        u.worker_rss += worker_rss
+    if db_pid is not None:
+        from aids.bench_pg import server_cpu
+
+        database = _tree(procs, db_pid)
+        server.update(p.pid for p in database)
+        u.db_cpu = server_cpu(db_pid)
+        u.db_rss = sum(p.pss for p in database)
     me = os.getpid()
     for p in _tree(procs, me):
         if p.pid == me:
@@ -223,7 +251,7 @@ def free_port() -> int:
 
 
 def start_server(
-    db: Path,
+    db: Path | str,
     port: int,
     log: Path,
     playouts: int | None = None,
@@ -231,9 +259,15 @@ def start_server(
 ) -> subprocess.Popen[bytes]:
     """``streamlit run streamlit_app.py`` as ``aids serve`` runs it (and the browser tests: no
     file watcher, so an edit elsewhere in the tree cannot reload code mid-run). ``options``:
-    more Streamlit options as ``section.name=value`` (``runner.postScriptGC=false``)."""
+    more Streamlit options as ``section.name=value`` (``runner.postScriptGC=false``). ``db``:
+    the SQLite file, or a ``postgresql://`` address (``AIDS_DATABASE_URL``)."""
     base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, AIDS_DB=str(db), AIDS_PUBLIC_URL=base, AIDS_PORT=str(port))
+    env = dict(os.environ, AIDS_PUBLIC_URL=base, AIDS_PORT=str(port))
+    env.pop("AIDS_DATABASE_URL", None)  # the store is the one given, never the caller's
+    if is_server(str(db)):
+        env["AIDS_DATABASE_URL"] = str(db)
+    else:
+        env["AIDS_DB"] = str(db)
     if playouts is not None:
         env["AIDS_CHANCE_PLAYOUTS"] = str(playouts)
     command = [
@@ -280,8 +314,8 @@ class Referee:
     Once the game is over, the referee undoes and redoes the last action in turn: still a
     write every viewer must show, on the same table."""
 
-    def __init__(self, db: Path, kind: str, seed: int) -> None:
-        self.service = TableService(SqliteStore(db), engines())
+    def __init__(self, db: Path | str, kind: str, seed: int) -> None:
+        self.service = TableService(open_store(str(db)), engines())
         self.game: AnyGame = self.service.game(kind)
         self.rng = random.Random(seed)
         if kind == "derby":
@@ -534,6 +568,7 @@ class Result:
     p95_s: float = float("nan")
     max_s: float = float("nan")
     write_p50_ms: float = float("nan")
+    write_max_ms: float = float("nan")
     load_p50_s: float = float("nan")
     load_max_s: float = float("nan")
     reruns_per_viewer_s: float = float("nan")  # viewer fragment runs received, per viewer/s
@@ -544,6 +579,13 @@ class Result:
     idle: dict[str, float] = field(default_factory=dict)
     loaded: dict[str, float] = field(default_factory=dict)
     stopped_early: str = ""
+    trackers: int = 1  # tracker processes on the one store, viewers spread round-robin
+    store: str = "sqlite"  # or postgresql
+    database: str = ""  # the SQLite file or the database's address (no password)
+    # per tracker: port, viewers, p50_s/p95_s/max_s, missed, pairs, server_cpu (cores, loaded)
+    # and server_cpu_idle, server_rss_mb, worker_cpu, worker_rss_mb, reruns_per_viewer_s,
+    # cpu_ms_per_rerun, tracebacks
+    per_tracker: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _rates(a: Usage, b: Usage) -> dict[str, float]:
@@ -551,7 +593,8 @@ def _rates(a: Usage, b: Usage) -> dict[str, float]:
     busy = b.machine_busy - a.machine_busy
     total = b.machine_total - a.machine_total
     ours = sum(getattr(b, k) - getattr(a, k) for k in
-               ("server_cpu", "worker_cpu", "helpers_cpu", "browser_cpu", "bench_cpu"))  # fmt: skip
+               ("server_cpu", "worker_cpu", "helpers_cpu", "browser_cpu", "bench_cpu",
+                "db_cpu"))  # fmt: skip
     return {
         "wall_s": wall,
         "server_cpu": (b.server_cpu - a.server_cpu) / wall,
@@ -559,6 +602,8 @@ def _rates(a: Usage, b: Usage) -> dict[str, float]:
         "helpers_cpu": (b.helpers_cpu - a.helpers_cpu) / wall,
         "browser_cpu": (b.browser_cpu - a.browser_cpu) / wall,
         "bench_cpu": (b.bench_cpu - a.bench_cpu) / wall,
+        "db_cpu": (b.db_cpu - a.db_cpu) / wall,
+        "db_rss_mb": b.db_rss / 2**20,
         "machine_cores": total / wall,
         "machine_busy": busy / wall,
         "others_cpu": max(0.0, busy - ours) / wall,
@@ -616,34 +661,62 @@ async def run(
     idle_s: float = 5.0,
     seed: int = 1,
     verbose: bool = True,
+    trackers: int = 1,
+    database_url: str | None = None,
+    postgres: bool = False,
 ) -> Result:
-    """One run: the tracker, a table with ``started`` actions recorded, ``viewers`` viewers
-    (``client``: "browser" pages or "socket" clients), a write every ``interval`` seconds for
-    ``seconds``; then every viewer's notes."""
+    """One run: ``trackers`` tracker processes on one store (a temporary SQLite file; with
+    ``postgres`` a throwaway PostgreSQL server, or the database at ``database_url``, in a
+    schema of its own), a table with ``started`` actions recorded, ``viewers`` viewers
+    (``client``: "browser" pages or "socket" clients) spread round-robin over the trackers, a
+    write every ``interval`` seconds for ``seconds``; then every viewer's notes."""
 
     def say(text: str) -> None:
         if verbose:
             print(text, file=sys.stderr, flush=True)
 
+    if trackers < 1:
+        raise ValueError("at least one tracker")
     result = Result(viewers, seconds, interval, game, client, started, list(options))
+    result.trackers = trackers
     data_dir().mkdir(parents=True, exist_ok=True)  # the data folder's disk, as the tracker's
-    with tempfile.TemporaryDirectory(prefix="crowd-", dir=data_dir()) as tmp:
-        db, log = Path(tmp) / "crowd.sqlite3", Path(tmp) / "server.log"
-        referee = Referee(db, game, seed)
-        for _ in range(started):  # a race under way when the viewers come
-            referee.write()
-        port = free_port()
-        server = start_server(db, port, log, playouts, options)
-        base = f"http://127.0.0.1:{port}"
-        query = f"table={referee.public_id}&lang=en"
-        ran: int | None = None  # the log's length when the run ended
+    with contextlib.ExitStack() as outer:
+        tmp = Path(
+            outer.enter_context(tempfile.TemporaryDirectory(prefix="crowd-", dir=data_dir()))
+        )
+        db_pid: int | None = None
+        locator: Path | str = tmp / "crowd.sqlite3"
+        if database_url is not None or postgres:
+            from aids.bench_pg import database
+
+            if database_url is None:
+                say("starting a throwaway PostgreSQL server")
+            locator, db_pid = outer.enter_context(database(database_url))
+            result.store = "postgresql"
+        result.database = shown(str(locator))
+        logs = [tmp / f"server-{t}.log" for t in range(trackers)]
+        ran: list[int] = []  # each log's length when the run ended
         open_viewers: list[Viewer] = []
         writes: list[tuple[int, float]] = []
         write_ms: list[float] = []
         before: dict[int, dict[str, Any]] = {}
+        servers: list[subprocess.Popen[bytes]] = []
+        ports: list[int] = []
+        marks: dict[str, Usage] = {}
         async with contextlib.AsyncExitStack() as stack:
+            referee = Referee(locator, game, seed)
             stack.callback(referee.close)
-            stack.callback(stop, server)
+            for _ in range(started):  # a race under way when the viewers come
+                referee.write()
+            for t in range(trackers):
+                port = free_port()
+                server = start_server(locator, port, logs[t], playouts, options)
+                stack.callback(stop, server)
+                servers.append(server)
+                ports.append(port)
+            pids = [s.pid for s in servers]
+            bases = [f"http://127.0.0.1:{port}" for port in ports]
+            query = f"table={referee.public_id}&lang=en"
             browser: Any = None
             if client == "browser":
                 from playwright.async_api import async_playwright
@@ -652,7 +725,8 @@ async def run(
                 browser = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 stack.push_async_callback(browser.close)
 
-            async def one(i: int, timeout: float) -> Viewer:
+            async def one(i: int, timeout: float, tracker: int) -> Viewer:
+                base = bases[tracker]
                 if client == "browser":
                     page = PageViewer(i)
                     await page.open(browser, f"{base}/?{query}", timeout)
@@ -661,14 +735,18 @@ async def run(
                 await sock.open(base, query, timeout)
                 return sock
 
-            say(f"tracker on port {port}, table {referee.public_id}; warming up")
-            warm = await one(-1, 120)  # imports, the first run, the chances worker
-            await asyncio.sleep(2)
-            await warm.close()
+            say(f"{trackers} tracker(s) on port(s) {', '.join(map(str, ports))}, table"
+                f" {referee.public_id} ({result.database}); warming up")  # fmt: skip
+            # imports, the first run, the chances worker: one tracker at a time
+            for t in range(trackers):
+                warm = await one(-1 - t, 120, t)
+                await asyncio.sleep(2)
+                await warm.close()
             await asyncio.sleep(3)
-            idle_from = usage(server.pid)
+            marks["idle_from"] = usage(pids, db_pid)
             await asyncio.sleep(idle_s)
-            result.idle = _rates(idle_from, usage(server.pid))
+            marks["idle_to"] = usage(pids, db_pid)
+            result.idle = _rates(marks["idle_from"], marks["idle_to"])
 
             gate = asyncio.Semaphore(open_at_once)
 
@@ -680,7 +758,7 @@ async def run(
                         result.stopped_early = "low memory while opening viewers"
                         return None
                     try:
-                        return await one(i, 120)
+                        return await one(i, 120, i % trackers)
                     except Exception as exc:
                         result.errors.append(f"viewer {i} did not load: {exc}")
                         return None
@@ -696,7 +774,7 @@ async def run(
             before = {v.index: await v.probe() for v in open_viewers}
 
             say(f"{len(open_viewers)} viewers open; writing every {interval} s for {seconds} s")
-            start = usage(server.pid)
+            marks["start"] = usage(pids, db_pid)
             began = time.monotonic()
             k = 0
             while time.monotonic() - began < seconds:
@@ -711,7 +789,8 @@ async def run(
                     break
             # the load until the last write is due to show
             await asyncio.sleep(max(0.0, began + k * interval - time.monotonic()))
-            result.loaded = _rates(start, usage(server.pid))
+            marks["end"] = usage(pids, db_pid)
+            result.loaded = _rates(marks["start"], marks["end"])
             last = writes[-1][0] if writes else 0
             deadline = time.monotonic() + timeout_s
             while time.monotonic() < deadline:  # until every viewer shows the last write
@@ -724,17 +803,20 @@ async def run(
             await asyncio.gather(*(v.finish() for v in open_viewers))
             after = await asyncio.gather(*(v.probe() for v in open_viewers),
                                          return_exceptions=True)  # fmt: skip
-            ran = log.stat().st_size  # what follows is the shutdown's, not the run's
-        text = log.read_bytes()[:ran].decode(errors="replace")
-        result.server_log_tracebacks = text.count("Traceback")
-        if result.server_log_tracebacks:
-            OUTPUT.mkdir(parents=True, exist_ok=True)
-            kept = OUTPUT / f"crowd-server-{port}.log"
-            kept.write_text(text)
-            result.errors.append(
-                f"server log: {result.server_log_tracebacks} traceback(s), kept in {kept};"
-                f" the first: {_first_exception(text)}"
-            )
+            ran = [log.stat().st_size for log in logs]  # what follows is the shutdown's
+        for t, (log, port) in enumerate(zip(logs, ports, strict=True)):
+            text = log.read_bytes()[: ran[t]].decode(errors="replace")
+            tracebacks = text.count("Traceback")
+            result.server_log_tracebacks += tracebacks
+            result.per_tracker.append({"port": port, "tracebacks": tracebacks})
+            if tracebacks:
+                OUTPUT.mkdir(parents=True, exist_ok=True)
+                kept = OUTPUT / f"crowd-server-{port}.log"
+                kept.write_text(text)
+                result.errors.append(
+                    f"server log: {tracebacks} traceback(s), kept in {kept};"
+                    f" the first: {_first_exception(text)}"
+                )
 
     records = [a if isinstance(a, dict) else {} for a in after]
     seen = [{int(s): t / 1000 for s, t in r.get("seen", {}).items()} for r in records]
@@ -745,19 +827,51 @@ async def run(
         result.max_s = max(lat)
     if write_ms:
         result.write_p50_ms = statistics.median(write_ms)
+        result.write_max_ms = max(write_ms)
     wall = result.loaded.get("wall_s", 0.0)
+    runs_of = [
+        r.get("marks", 0) - before[v.index].get("marks", 0)
+        for r, v in zip(records, open_viewers, strict=True)
+    ]
+    bytes_of = [
+        r.get("bytes", 0) - before[v.index].get("bytes", 0)
+        for r, v in zip(records, open_viewers, strict=True)
+    ]
     if open_viewers and wall:
         n = len(open_viewers)
-        gone = [before[v.index] for v in open_viewers]
-        runs = sum(
-            r.get("marks", 0) - b.get("marks", 0) for r, b in zip(records, gone, strict=True)
-        )
-        got = sum(r.get("bytes", 0) - b.get("bytes", 0) for r, b in zip(records, gone, strict=True))
+        runs = sum(runs_of)
         result.reruns_per_viewer_s = runs / n / wall
-        result.kb_per_viewer_s = got / 1024 / n / wall
+        result.kb_per_viewer_s = sum(bytes_of) / 1024 / n / wall
         extra = result.loaded["server_cpu"] - result.idle.get("server_cpu", 0.0)
         if runs:
             result.cpu_ms_per_rerun = 1000 * extra * wall / runs
+    for t, server in enumerate(servers):
+        mine = [k for k, v in enumerate(open_viewers) if v.index % trackers == t]
+        t_lat, t_missed = latencies(writes, [seen[k] for k in mine], timeout_s)
+        entry = result.per_tracker[t]
+        entry.update(
+            viewers=len(mine),
+            pairs=len(writes) * len(mine),
+            missed=t_missed,
+            p50_s=statistics.median(t_lat) if t_lat else float("nan"),
+            p95_s=_quantile(t_lat, 0.95),
+            max_s=max(t_lat, default=float("nan")),
+        )
+        if wall and {"idle_from", "idle_to", "start", "end"} <= marks.keys():
+            idle = _tracker_rates(marks["idle_from"], marks["idle_to"], server.pid)
+            loaded = _tracker_rates(marks["start"], marks["end"], server.pid)
+            runs = sum(runs_of[k] for k in mine)
+            entry.update(
+                server_cpu=loaded["cpu"],
+                server_cpu_idle=idle["cpu"],
+                server_rss_mb=loaded["rss_mb"],
+                worker_cpu=loaded["worker_cpu"],
+                worker_rss_mb=loaded["worker_rss_mb"],
+                reruns_per_viewer_s=runs / len(mine) / wall if mine else float("nan"),
+                cpu_ms_per_rerun=(
+                    1000 * (loaded["cpu"] - idle["cpu"]) * wall / runs if runs else float("nan")
+                ),
+            )
     for v in open_viewers:
         result.errors.extend(f"viewer {v.index}: {e}" for e in v.errors)
     if len(open_viewers) < viewers and not result.stopped_early:
@@ -765,13 +879,29 @@ async def run(
     return result
 
 
+def _tracker_rates(a: Usage, b: Usage, pid: int) -> dict[str, float]:
+    """One tracker's CPU (cores) and memory between two readings."""
+    wall = b.at - a.at
+    (cpu_a, _, worker_a, _), (cpu_b, rss, worker_b, worker_rss) = a.trackers[pid], b.trackers[pid]
+    return {
+        "cpu": (cpu_b - cpu_a) / wall,
+        "rss_mb": rss / 2**20,
+        "worker_cpu": (worker_b - worker_a) / wall,
+        "worker_rss_mb": worker_rss / 2**20,
+    }
+
+
 def report(r: Result) -> str:
     """A compact table of one run."""
+    nan = float("nan")
     idle, load = r.idle, r.loaded
     n = max(1, r.viewers)
     met = "met" if r.p95_s <= TARGET_P95_S else "NOT met"
     setup = f"{r.game}, {r.client} viewers, {r.started} actions before they came"
+    store = "a SQLite file" if r.store == "sqlite" else "PostgreSQL"
     rows = [
+        ("store, trackers", f"{store} ({r.database}); {r.trackers} tracker process(es),"
+         " viewers spread round-robin; the referee writes from this process"),
         ("viewers × seconds", f"{r.viewers} × {r.seconds:.0f} s, a write every {r.interval} s"
          f" ({setup}{'; ' + ' '.join(r.options) if r.options else ''})"),
         ("write → viewer shows it", f"p50 {r.p50_s:.2f} s  p95 {r.p95_s:.2f} s"
@@ -780,7 +910,7 @@ def report(r: Result) -> str:
          " viewers within the timeout"),
         ("errors", f"{len(r.errors)} (server tracebacks {r.server_log_tracebacks})"),
         ("viewer load to first marker", f"p50 {r.load_p50_s:.1f} s  max {r.load_max_s:.1f} s"),
-        ("referee write (p50)", f"{r.write_p50_ms:.1f} ms"),
+        ("referee write", f"p50 {r.write_p50_ms:.1f} ms  max {r.write_max_ms:.1f} ms"),
         ("viewer reruns received", f"{r.reruns_per_viewer_s:.2f} /s per viewer (asked 1 /s);"
          f" server CPU {r.cpu_ms_per_rerun:.0f} ms per rerun; {r.kb_per_viewer_s:.1f} KB/s"),
     ]  # fmt: skip
@@ -794,6 +924,11 @@ def report(r: Result) -> str:
              f" idle: {rss_extra / n:.2f} MB per viewer"),
             ("chances worker", f"{load['worker_cpu']:.2f} cores, {load['worker_rss_mb']:.0f} MB"
              f" (idle {idle['worker_cpu']:.2f} cores)"),
+            ("database server", f"{1000 * load['db_cpu']:.1f} ms/s of CPU"
+             f" (idle {1000 * idle['db_cpu']:.1f} ms/s),"
+             f" {load['db_rss_mb']:.0f} MB PSS" if r.store == "postgresql" and "db_cpu" in load
+             else "none (SQLite in the trackers' processes)" if r.store == "sqlite"
+             else "not measured (not started by this run)"),
             ("clients", f"chromium {load['browser_cpu']:.2f} cores, {load['browser_rss_mb']:.0f}"
              f" MB PSS ({load['browser_rss_mb'] / n:.0f} MB per page); this process"
              f" {load['bench_cpu']:.2f} cores"),
@@ -801,6 +936,17 @@ def report(r: Result) -> str:
              f" others' load {load['others_cpu']:.2f} cores (idle phase"
              f" {idle['others_cpu']:.2f})"),
         ]  # fmt: skip
+    for t, e in enumerate(r.per_tracker if r.trackers > 1 else [], 1):
+        rows.append((f"tracker {t} (port {e['port']})",
+                     f"{e.get('viewers', 0)} viewers: p50 {e.get('p50_s', nan):.2f} s"
+                     f"  p95 {e.get('p95_s', nan):.2f} s  max {e.get('max_s', nan):.2f} s;"
+                     f" never shown {e.get('missed', 0)} of {e.get('pairs', 0)};"
+                     f" CPU {e.get('server_cpu', nan):.2f} cores"
+                     f" (idle {e.get('server_cpu_idle', nan):.2f}),"
+                     f" {e.get('cpu_ms_per_rerun', nan):.0f} ms per rerun,"
+                     f" {e.get('server_rss_mb', nan):.0f} MB; chances worker"
+                     f" {e.get('worker_cpu', nan):.2f} cores;"
+                     f" tracebacks {e['tracebacks']}"))  # fmt: skip
     if r.stopped_early:
         rows.append(("stopped early", r.stopped_early))
     width = max(len(k) for k, _ in rows)
@@ -843,15 +989,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a Streamlit option for the server (repeat), e.g. runner.postScriptGC=false",
     )
     add("--open-at-once", type=int, default=4, help="viewers opened in parallel")
+    add(
+        "--trackers",
+        type=int,
+        default=1,
+        help="tracker processes on the same store, viewers spread round-robin over them",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="run on this PostgreSQL database (in a schema of its own, dropped"
+        " after) instead of a temporary SQLite file",
+    )
+    where.add_argument(
+        "--postgres",
+        action="store_true",
+        help="run on a throwaway PostgreSQL server started for the run",
+    )
     add("--json", type=Path, help="also write the result here")
     args = parser.parse_args(argv)  # fmt: skip
+    if args.trackers > 1 and not (args.database_url or args.postgres):
+        print("several trackers need PostgreSQL: --postgres or --database-url", file=sys.stderr)
+        return 2
     if args.client == "browser" and not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing (set AIDS_CHROMIUM)", file=sys.stderr)
         return 2
     result = asyncio.run(
         run(args.viewers, args.seconds, args.interval, args.game, client=args.client,
             started=args.started, timeout_s=args.timeout, playouts=args.playouts,
-            options=args.option, open_at_once=args.open_at_once)
+            options=args.option, open_at_once=args.open_at_once, trackers=args.trackers,
+            database_url=args.database_url, postgres=args.postgres)
     )  # fmt: skip
     print(report(result))
     if args.json:

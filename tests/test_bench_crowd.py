@@ -31,3 +31,21 @@ def test_two_viewers_see_every_write(client: str) -> None:
     assert result.writes >= 3 and result.missed == 0, report(result)
     assert 0 < result.p50_s <= result.p95_s <= result.max_s < 10, report(result)
     assert result.reruns_per_viewer_s > 0 and not math.isnan(result.loaded["server_cpu"])
+
+
+@pytest.mark.e2e
+def test_two_trackers_on_postgres_see_every_write(pg_url: str) -> None:
+    """Two tracker processes on one PostgreSQL database, a viewer on each: the referee's
+    writes (a third process) reach both through the database's notices."""
+    result = asyncio.run(
+        run(2, 6.0, 2.0, client="socket", playouts=500, idle_s=1.0, open_at_once=2,
+            verbose=False, trackers=2, database_url=pg_url)
+    )  # fmt: skip
+    assert result.errors == [] and not result.stopped_early, report(result)
+    assert result.store == "postgresql" and result.trackers == 2
+    assert result.writes >= 3 and result.missed == 0, report(result)
+    assert [t["viewers"] for t in result.per_tracker] == [1, 1]
+    for tracker in result.per_tracker:
+        assert tracker["missed"] == 0 and 0 < tracker["p50_s"] <= tracker["max_s"] < 10
+        assert tracker["server_cpu"] > 0 and tracker["tracebacks"] == 0
+    assert "tracker 2 (port" in report(result)
