@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from aids.games.base import REFEREE, Role
+from aids.games.derby.model import DerbySetup
 from aids.registry import engines
 from aids.store import open_store
 from aids.tables import TableService
@@ -83,3 +84,46 @@ def test_a_table_goes_between_sqlite_and_postgresql_and_back_unchanged(
         finally:
             service.store.close()
     assert states[0] == states[1] == states[2]
+
+
+def test_a_whole_event_goes_sqlite_to_postgresql_and_back_unchanged(
+    tmp_path: Path, pg_url: str, with_fake_game: None
+) -> None:
+    """``aids meet export``/``import``: an event of a finished table (the tests' Sealed
+    Sprint), a Derby race in play and a new one moves to PostgreSQL and back; the documents
+    are identical and so are the standings."""
+    from aids.meets import MeetService
+    from tests.meets.helpers import sprint_in_meet
+
+    first, back = str(tmp_path / "laptop.sqlite3"), str(tmp_path / "back.sqlite3")
+    service = MeetService(TableService(open_store(first), engines()))
+    try:
+        meet, organiser = service.create("秋の競馬ナイト", "2026-11-28")
+        pid = lived_in_table(first)
+        service.add_table(meet.public_id, organiser, pid)
+        setup = DerbySetup.default(["Aki", "Ben"]).to_dict()
+        other, _ = service.new_table(meet.public_id, organiser, "derby", "第2卓", setup)
+        sprint = sprint_in_meet(service, meet.public_id, organiser, "予選", ["Aki", "Chie"], [3, 1])
+        standings = service.standings(meet.public_id)
+        assert [(s.name, s.points) for s in standings][:2] == [("Aki", 10), ("Chie", 6)]
+    finally:
+        service.store.close()
+    documents = []
+    for n, (here, there) in enumerate([(first, pg_url), (pg_url, back), (back, None)]):
+        out = tmp_path / f"event{n}.json"
+        aids("meet", "export", meet.public_id, "-o", str(out), store=here)
+        documents.append(out.read_bytes())
+        if there is not None:
+            assert meet.public_id in aids("meet", "import", str(out), store=there).stdout
+    assert documents[0] == documents[1] == documents[2]
+    assert [t["table"]["public_id"] for t in json.loads(documents[0])["tables"]] == [
+        pid,
+        other.public_id,
+        sprint,
+    ]
+    for where in (pg_url, back):
+        moved = MeetService(TableService(open_store(where), engines()))
+        try:
+            assert moved.standings(meet.public_id) == standings
+        finally:
+            moved.store.close()
