@@ -83,8 +83,8 @@ def standings_story(
     else:
         story.append(TextBox(t("meet.no_players", lang), 10, grow=True))
     story += [
-        Spacer(1, 1.5 * mm),
-        TextBox(t("meet.standings_note", lang), 7.5, grow=True, colour=FAINT),
+        Spacer(1, 2.5 * mm),
+        TextBox(t("meet.standings_note", lang), 8.5, grow=True, colour=FAINT),
         Spacer(1, 6 * mm),
         TextBox(t("meet.tables", lang), 13, grow=True, space_after=2 * mm),
     ]
