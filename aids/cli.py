@@ -432,18 +432,24 @@ def _write(path: Path, data: bytes) -> None:
         raise InvalidAction("output/file", path=str(path), detail=_why(exc)) from None
 
 
-def _export(args: argparse.Namespace, lang: str) -> int:
-    service = open_service()
-    text = json.dumps(service.export(args.table), ensure_ascii=False, indent=2)
-    sealed = sum(1 for e in service.snapshot(args.table, REFEREE).log if e.sealed)
-    if sealed:  # the host's complete backup holds what no page shows yet: say so
-        print(t("table.export_holds_sealed", lang, n=sealed), file=sys.stderr)
-    if args.output:
-        _write(args.output, (text + "\n").encode("utf-8"))
-        print(args.output)
+def _emit_json(document: object, output: Path | None) -> int:
+    """An export: to ``output`` (its path is printed), or to standard output."""
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    if output:
+        _write(output, (text + "\n").encode("utf-8"))
+        print(output)
     else:
         print(text)
     return 0
+
+
+def _export(args: argparse.Namespace, lang: str) -> int:
+    service = open_service()
+    document = service.export(args.table)
+    sealed = sum(1 for e in service.snapshot(args.table, REFEREE).log if e.sealed)
+    if sealed:  # the host's complete backup holds what no page shows yet: say so
+        print(t("table.export_holds_sealed", lang, n=sealed), file=sys.stderr)
+    return _emit_json(document, args.output)
 
 
 def _import(args: argparse.Namespace, lang: str) -> int:
@@ -548,13 +554,8 @@ def _meet_sheet(args: argparse.Namespace, lang: str) -> int:
 
 
 def _meet_export(args: argparse.Namespace, lang: str) -> int:
-    text = json.dumps(_meets().export(args.meet), ensure_ascii=False, indent=2)
-    if args.output:
-        _write(args.output, (text + "\n").encode("utf-8"))
-        print(args.output)
-    else:
-        print(text)
-    return 0
+    document = _meets().export(args.meet)
+    return _emit_json(document, args.output)
 
 
 def _meet_import(args: argparse.Namespace, lang: str) -> int:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from aids.store.base import EventRow, KeyRow, TableRow
 from aids.store.postgres import PostgresStore
 from aids.store.postgres_schema import LATEST, MIGRATIONS
 from aids.store.throwaway import free_port
+from tests.store.test_conformance import eventually
 
 T0 = "2026-11-30T19:00:00.000+00:00"
 REFEREE = KeyRow("referee", "ab" * 32, T0)
@@ -45,15 +46,6 @@ def store(pg_url: str) -> Iterator[PostgresStore]:
 def rows(url: str, query: str) -> list[tuple[Any, ...]]:
     with psycopg.connect(url, autocommit=True) as conn:
         return conn.execute(query).fetchall()  # type: ignore[arg-type]
-
-
-def eventually(check: Callable[[], bool], seconds: float = 5.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 # --- migrations ---------------------------------------------------------------------------
