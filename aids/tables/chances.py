@@ -124,6 +124,12 @@ class ChanceService:
 
         return store
 
+    def ready(self, public_id: str, seq: int) -> bool:
+        """Whether the figures of the table at ``seq`` are computed (or failed): a cheap
+        question for a page waiting to redraw, which starts nothing."""
+        with self._lock:
+            return (public_id, seq) in self._done
+
     def wait(self, public_id: str, timeout: float = 60.0) -> Chances:
         """The newest position's chances, waiting for them (the CLI, tests)."""
         first = self.latest(public_id)

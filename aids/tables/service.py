@@ -181,6 +181,11 @@ class TableService:
         row, fold = self._fold(public_id, exact=False)
         return snapshot_of(row, fold, role)
 
+    def seq(self, public_id: str) -> int:
+        """The table's log position as far as this process knows (as ``snapshot``), without
+        building a view: what a page asks every second to learn whether to redraw."""
+        return self._fold(public_id, exact=False)[1].seq
+
     def replay(self, public_id: str) -> Any:
         """A fresh fold of the whole stored log, bypassing the cache (for checks and tests)."""
         row = self._table(public_id)

@@ -8,6 +8,10 @@ the race chart (``charts``), the log, the rulings (``table_log``), share/print/e
 keys (``sharing``). A game's page module (``GamePage``) draws only its own parts: the setup
 fields, the status line, the record controls and the board (shared pieces for those in
 ``layout``).
+
+A page is drawn once per change, not once per tick: a small fragment (``_watch``) asks every
+second (viewers) or two (referee, seats) for the log's position and redraws the whole page only
+when it differs from the one shown, or when the newest chances are ready.
 """
 
 from __future__ import annotations
@@ -20,13 +24,13 @@ from aids.tables import Snapshot
 from aids.ui.charts import render_chart
 from aids.ui.common import heading, lang, page_header, plain, run_write, service, show_flash, tr
 from aids.ui.context import GamePage, TableContext, page_for
-from aids.ui.insights import chances, replay
+from aids.ui.insights import chances, chances_ready, replay
 from aids.ui.sharing import players_qr, share, show_new_link
 from aids.ui.table_log import log, rulings
 
 # A viewer's tick asks the table service for the log's length: SQLite reads it from the file;
 # PostgreSQL answers from the notices its listening connection heard (no query per tick). A
-# change shows within this (plus a run).
+# change shows within this (plus a drawing of the page).
 REFRESH_SECONDS = 1.0
 FOLLOW_SECONDS = 2.0  # how soon a referee or seat page notices another device's write
 __all__ = ["GamePage", "TableContext", "page_for", "render_table"]
@@ -64,12 +68,13 @@ def render_table(public_id: str, key: str | None) -> None:
         st.caption(f"{tr(game.info.name_key)} · {who}")
     if key and role.is_viewer:
         st.error(tr("table.key_invalid"))
-    if role.is_viewer:
-        _live(public_id)
-        return
     page = page_for(snapshot.info.kind)
     _mark(snapshot.seq)
-    _follow(public_id, snapshot.seq)
+    if role.is_viewer:
+        _watch_viewer(public_id, _drawn(public_id, snapshot.info.kind, snapshot.seq))
+        _viewer(ctx, page)
+        return
+    _watch_player(public_id, _drawn(public_id, snapshot.info.kind, snapshot.seq))
     show_flash()
     show_new_link()
     page.status(ctx)
@@ -86,44 +91,53 @@ def render_table(public_id: str, key: str | None) -> None:
         share(ctx)
 
 
-@st.fragment(run_every=FOLLOW_SECONDS)
-def _follow(public_id: str, drawn: int) -> None:
-    """Referee and seat pages redraw when someone else writes (another seat's secret choice,
-    a second device): a light check of the log's length, and a full redraw only if it grew.
-    A choice half-made on the old page is dropped with it: it was made against old state."""
-    try:
-        seq = service().snapshot(public_id).seq
-    except AidsError:
-        return  # the store is out of reach for now: a write would say so; try next tick
-    if seq != drawn:
-        st.rerun(scope="app")
+def _viewer(ctx: TableContext, page: GamePage) -> None:
+    """The viewer: no controls; the board, the chart, the chances, the log and the rulings.
+    Every element keeps its place and key from one drawing to the next, so a section the
+    reader opened stays open."""
+    page.status(ctx)
+    page.board(replay(ctx))
+    render_chart(ctx)
+    chances(ctx)
+    log(ctx, expanded=False)
+    rulings(ctx.game)
+
+
+Drawn = tuple[str, int, bool | None]  # the game, the log's position, whether chances are ready
+
+
+def _drawn(public_id: str, kind: str, seq: int) -> Drawn:
+    """What a page is drawn from: it is drawn again when this changes, and only then."""
+    return kind, seq, chances_ready(public_id, kind, seq)
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
-def _live(public_id: str) -> None:
-    """The viewer: no controls; redrawn on every tick from the service's cached fold, which
-    reads only new events, and only once told of them (the URL holds the table).
+def _watch_viewer(public_id: str, drawn: Drawn) -> None:
+    """A phone's page redraws when the table moves on or its newest chances are ready;
+    between those a tick asks the service two numbers (on PostgreSQL not even the
+    database)."""
+    _watch(public_id, drawn)
 
-    Every element keeps its place and key from tick to tick, so a section the reader opened
-    stays open. While the store is out of reach the page says so and tries again each tick."""
+
+@st.fragment(run_every=FOLLOW_SECONDS)
+def _watch_player(public_id: str, drawn: Drawn) -> None:
+    """Referee and seat pages redraw when someone else writes (another seat's secret choice,
+    a second device) or the newest chances are ready. A choice half-made on the old page is
+    dropped with it: it was made against old state."""
+    _watch(public_id, drawn)
+
+
+def _watch(public_id: str, drawn: Drawn) -> None:
     try:
-        snapshot = service().snapshot(public_id, VIEWER)
+        now = _drawn(public_id, drawn[0], service().seq(public_id))
     except StoreError:  # a phone is not told where the database is, only that it will return
         st.warning(tr("table.store_away"))
         return
     except AidsError as exc:
         st.warning(plain(exc.message(lang())))
         return
-    game = service().game(snapshot.info.kind)
-    ctx = TableContext(snapshot, None, game, lang())
-    page = page_for(snapshot.info.kind)
-    _mark(snapshot.seq)
-    page.status(ctx)
-    page.board(replay(ctx))
-    render_chart(ctx)
-    chances(ctx)
-    log(ctx, expanded=False)
-    rulings(game)
+    if now != drawn:
+        st.rerun(scope="app")
 
 
 def _mark(seq: int) -> None:

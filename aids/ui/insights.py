@@ -18,7 +18,7 @@ import streamlit as st
 from aids.games.chances import Estimate
 from aids.store import store_locator
 from aids.tables import TableService
-from aids.tables.chances import BUDGET_SECONDS, PLAYOUTS, ChanceService
+from aids.tables.chances import BUDGET_SECONDS, PLAYOUTS, Chances, ChanceService
 from aids.ui.common import esc, service, tr
 from aids.ui.context import TableContext
 
@@ -75,12 +75,22 @@ def replay(ctx: TableContext) -> TableContext:
     return TableContext(past, None, ctx.game, ctx.lang)
 
 
+def chances_ready(public_id: str, kind: str, seq: int) -> bool | None:
+    """Whether the figures of the table at ``seq`` are ready (None for a game without
+    chances): a page is drawn again when they become ready."""
+    if service().game(kind).chances(()) is None:
+        return None
+    return chance_service().ready(public_id, seq)
+
+
 def chances(ctx: TableContext) -> None:
     """The figures of the table's position as bars, with how they were made."""
-    game = ctx.game
-    if game.chances(()) is None:
+    if ctx.game.chances(()) is None:
         return
-    latest = chance_service().latest(ctx.snapshot.info.public_id)
+    _draw(ctx, chance_service().latest(ctx.snapshot.info.public_id))
+
+
+def _draw(ctx: TableContext, latest: Chances) -> None:
     with st.container(key="chances"):
         st.markdown(f"**{tr('chances.title')}**")
         if latest.estimate is None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import viewer_url
+from aids.core.links import referee_url, viewer_url
 from aids.games.derby import engine
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
@@ -46,6 +46,36 @@ def test_a_phone_gets_the_chances_from_the_worker_and_they_follow_the_race(
     chances.get_by_text("Updating").or_(chances.get_by_text("races simulated")).first.wait_for(
         timeout=60000
     )
+    page.close()
+
+
+def test_the_referees_page_shows_the_new_figures_once_they_are_ready_with_no_tap(
+    server: tuple[str, Path], browser: Any
+) -> None:
+    """After another device's action the referee's page redraws with the last figures marked
+    "Updating", then redraws again by itself once the newest are computed."""
+    base, db = server
+    service = TableService(SqliteStore(db), engines())
+    pid, key = mid_race(service)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(referee_url(base, pid, key, "en"))
+    settle(page, 500)
+    chances = page.locator(".st-key-chances")
+    chances.get_by_text("races simulated from this position").wait_for(timeout=60000)
+    seq = service.snapshot(pid).seq
+    service.record(pid, key, seq, _play(service, pid))
+    page.wait_for_function(
+        "n => Number(document.querySelector('.aids-seq')?.dataset.seq) >= n",
+        arg=seq + 1,
+        timeout=30000,
+    )
+    page.wait_for_function(  # fresh figures, drawn without anyone touching the page
+        "() => { const c = document.querySelector('.st-key-chances');"
+        " return c && c.innerText.includes('races simulated')"
+        " && !c.innerText.includes('Updating'); }",
+        timeout=60000,
+    )
+    assert service.seq(pid) == seq + 1
     page.close()
 
 

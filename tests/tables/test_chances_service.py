@@ -64,6 +64,28 @@ def test_a_write_never_waits_and_pages_see_the_last_figures_meanwhile(
     assert not fresh.stale and fresh.seq == 1
 
 
+def test_ready_says_when_a_positions_figures_are_in_and_starts_nothing(
+    service: TableService, derby_table: tuple[str, str]
+) -> None:
+    """What a page asks every second to know whether to redraw: no computation is started
+    by asking, only by a page drawing the chances (``latest``)."""
+    pid, key = derby_table
+    gate = threading.Event()
+    pool = CountingPool()
+    chances = ChanceService(service, executor=pool, playouts=300)
+    assert not chances.ready(pid, 0) and pool.jobs == 0
+    chances.wait(pid)
+    assert chances.ready(pid, 0) and pool.jobs == 1
+    pool.submit(gate.wait)  # the worker is busy
+    service.record(pid, key, 0, PLAY)
+    assert service.seq(pid) == 1
+    chances.latest(pid)  # a page drew position 1: its figures are being computed
+    assert not chances.ready(pid, 1)
+    gate.set()
+    chances.wait(pid)
+    assert chances.ready(pid, 1) and chances.ready(pid, 0)
+
+
 def test_the_figures_are_the_viewers_and_reproducible_from_the_position(
     service: TableService,
 ) -> None:
