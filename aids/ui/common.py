@@ -10,7 +10,7 @@ import html
 import os
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -22,6 +22,7 @@ from aids.meets import MeetService
 from aids.store import open_store, store_locator
 from aids.tables import TableService
 
+R = TypeVar("R")
 LANG_LABELS = {"ja": "日本語", "en": "English"}
 FLASH = "_flash"
 
@@ -216,3 +217,25 @@ def paper_choice(key: str, where: Any = st) -> str:
             format_func=PAPER_LABELS.__getitem__,
         )
     )
+
+
+def role_or_viewer(ask: Callable[[], R], viewer: R, paused: str) -> tuple[R, bool]:
+    """The role a URL's key gives (``ask``), or ``viewer`` while wrong keys have paused the
+    keyed links (the error code ``paused``): the page says how long and follows read-only
+    meanwhile. The flag says whether the key was set aside."""
+    try:
+        return ask(), False
+    except AidsError as exc:
+        if exc.code != paused:
+            raise
+        st.warning(plain(exc.message(lang())))  # "try again in N s": follow meanwhile
+        return viewer, True
+
+
+def page_error(exc: AidsError) -> None:
+    """A page that cannot be shown (no such table or event, the store out of reach): the
+    message, and the way back home."""
+    st.error(plain(exc.message(lang())))
+    if st.button(tr("table.back_home")):
+        st.query_params.clear()
+        st.rerun()

@@ -16,13 +16,26 @@ when it differs from the one shown, or when the newest chances are ready.
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from aids.core.errors import AidsError, StoreError
 from aids.games.base import VIEWER, Role
 from aids.tables import Snapshot
 from aids.ui.charts import render_chart
-from aids.ui.common import heading, lang, page_header, plain, run_write, service, show_flash, tr
+from aids.ui.common import (
+    heading,
+    lang,
+    page_error,
+    page_header,
+    plain,
+    role_or_viewer,
+    run_write,
+    service,
+    show_flash,
+    tr,
+)
 from aids.ui.context import GamePage, TableContext, page_for
 from aids.ui.insights import chances, chances_ready, replay
 from aids.ui.sharing import players_qr, share, show_new_link
@@ -42,19 +55,12 @@ __all__ = ["GamePage", "TableContext", "page_for", "render_table"]
 def render_table(public_id: str, key: str | None) -> None:
     """The page of one table for whoever holds the URL."""
     try:
-        try:
-            role = service().role_for(public_id, key)
-        except AidsError as exc:
-            if exc.code != "table/key_attempts":
-                raise
-            st.warning(plain(exc.message(lang())))  # "try again in N s": follow meanwhile
-            role, key = VIEWER, None
+        ask = partial(service().role_for, public_id, key)
+        role, paused = role_or_viewer(ask, VIEWER, "table/key_attempts")
+        key = None if paused else key
         snapshot = service().snapshot(public_id, role)
     except AidsError as exc:
-        st.error(plain(exc.message(lang())))
-        if st.button(tr("table.back_home")):
-            st.query_params.clear()
-            st.rerun()
+        page_error(exc)
         return
     game = service().game(snapshot.info.kind)
     ctx = TableContext(snapshot, key, game, lang())

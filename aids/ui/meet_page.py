@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from datetime import date as Date
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import streamlit as st
 
@@ -28,9 +28,11 @@ from aids.ui.common import (
     heading,
     lang,
     meets,
+    page_error,
     page_header,
     paper_choice,
     plain,
+    role_or_viewer,
     run_write,
     show_flash,
     tr,
@@ -70,19 +72,12 @@ def _qr(url: str) -> bytes:
 def render_meet(public_id: str, key: str | None) -> None:
     """The page of one event for whoever holds the URL."""
     try:
-        try:
-            role = meets().role_for(public_id, key)
-        except AidsError as exc:
-            if exc.code != "meet/key_attempts":
-                raise
-            st.warning(plain(exc.message(lang())))  # "try again in N s": follow meanwhile
-            role, key = "viewer", None
+        ask = partial(meets().role_for, public_id, key)
+        role, paused = role_or_viewer(ask, "viewer", "meet/key_attempts")
+        key = None if paused else key
         info = meets().info(public_id)
     except AidsError as exc:
-        st.error(plain(exc.message(lang())))
-        if st.button(tr("table.back_home")):
-            st.query_params.clear()
-            st.rerun()
+        page_error(exc)
         return
     organiser = role == "organiser"
     with page_header(lambda: _event_qr(info)):

@@ -134,3 +134,19 @@ def test_names_stay_text_in_pills_and_banners(service: TableService) -> None:
     assert option.endswith(r"\*\*Red\*\* \[y\]\(http\://e\.x\)")  # Markdown read as text
     banner = html(at).split("aids-banner")[1].split("</div>")[0]
     assert "🟥1 [x](http://e.x)" in banner and "<a" not in banner
+
+
+def test_while_wrong_keys_pause_a_table_a_keyed_link_follows_it_read_only(
+    service: TableService,
+) -> None:
+    """Eleven wrong keys spend the table's budget: the referee's own link then shows the
+    pause and how long it lasts, and the table read-only (no controls) instead of an error."""
+    pid, key = new_table(service, "Paused", 3)
+    for n in range(11):
+        new_app(table=pid, key=f"wrong-key-{n:02d}-0123456789abcdef", lang="en")
+    at = new_app(table=pid, key=key, lang="en")
+    assert not at.exception and not at.error
+    [warning] = at.warning
+    assert "Too many wrong keys" in warning.value and "try again in" in warning.value
+    assert "Viewer" in " ".join(c.value for c in at.caption)
+    assert not {"undo", "redo"} & keys(at)  # the referee's tools are not offered meanwhile
