@@ -84,6 +84,15 @@ class MeetService:
     def list_meets(self) -> list[MeetInfo]:
         return [meet_info(row) for row in self.store.list_meets()]
 
+    def membership(self) -> dict[str, MeetInfo]:
+        """The event each table belongs to, by the table's public id (tables in none are
+        absent): what the home page's list of tables says beside each."""
+        return {
+            table.public_id: meet_info(row)
+            for row in self.store.list_meets()
+            for table, _seq in self.store.meet_tables(row.id)
+        }
+
     def role_for(self, public_id: object, key: object) -> MeetRole:
         """The one place that decides what a key makes you at an event: the organiser for a
         live organiser key; an empty, missing, malformed or wrong key is a viewer.

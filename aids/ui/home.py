@@ -11,9 +11,19 @@ from __future__ import annotations
 import streamlit as st
 
 from aids.core.errors import AidsError
-from aids.core.links import viewer_url
+from aids.core.links import meet_url, viewer_url
 from aids.tables import load_export
-from aids.ui.common import base_url, esc, lan_warning, lang, page_header, plain, service, tr
+from aids.ui.common import (
+    base_url,
+    esc,
+    lan_warning,
+    lang,
+    meets,
+    page_header,
+    plain,
+    service,
+    tr,
+)
 from aids.ui.frame import render_table
 from aids.ui.meet_page import event_tab, render_meet
 from aids.ui.new_table import table_form
@@ -61,13 +71,21 @@ def _table_list() -> None:
         st.info(tr("table.no_tables"))
         return
     base = base_url()
+    events = meets().membership()
     items = []
     for info, seq in tables:
         link = viewer_url(base, info.public_id, lang())
+        event = events.get(info.public_id)
+        within = ""
+        if event is not None:
+            page = meet_url(base, event.public_id, lang())
+            name = esc(tr("meet.in_event", title=event.title))
+            within = f' · <a href="{esc(page)}" target="_self">{name}</a>'
         items.append(
             f"<li><b>{esc(info.title)}</b> · {esc(tr(f'{info.kind}.name'))}"
             f" · {esc(info.created_at[:16].replace('T', ' '))} · {esc(tr('table.steps', n=seq))}"
-            f' · <a href="{esc(link)}" target="_self">{esc(tr("table.open_viewer"))}</a></li>'
+            f' · <a href="{esc(link)}" target="_self">{esc(tr("table.open_viewer"))}</a>'
+            f"{within}</li>"
         )
     st.html(f"<ul>{''.join(items)}</ul>")
 

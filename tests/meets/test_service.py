@@ -268,3 +268,16 @@ def test_events_and_their_tables_survive_reopening_the_file(
     assert [m.title for m in again.list_meets()] == ["Night"]
     assert [r.name for r in again.standings(info.public_id)] == ["Aki", "Ben"]
     assert again.role_for(info.public_id, key) == "organiser"
+
+
+def test_membership_names_each_tables_event_and_only_tables_in_one(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    pid, key = meet
+    inside = sprint_in_meet(meets, pid, key, "Heat", ["Aki", "Ben"])
+    alone, _ = meets.tables.create("sprint", "Alone", sprint_setup(["Chie", "Dai"]))
+    other, other_key = meets.create("Saturday", "2025-03-08")
+    later = sprint_in_meet(meets, other.public_id, other_key, "Final", ["Aki", "Chie"])
+    found = meets.membership()
+    assert {t: m.public_id for t, m in found.items()} == {inside: pid, later: other.public_id}
+    assert alone.public_id not in found and found[later].title == "Saturday"

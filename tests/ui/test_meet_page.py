@@ -72,3 +72,15 @@ def test_the_organiser_adds_a_table_by_its_link_and_changes_the_rule(
     next(b for b in at.button if b.label == "Save").click().run()
     ok(at)
     assert meets.info(info.public_id).scoring.rule == "score"
+
+
+def test_home_lists_a_tables_event_with_a_link_to_the_event_page(meets: MeetService) -> None:
+    info, key = meets.create("Friday <b>night</b>", "2025-03-07")
+    sprint_in_meet(meets, info.public_id, key, "Heat", ["Aki", "Ben"])
+    meets.tables.create("sprint", "Alone", {"names": ["Chie", "Dai"], "goal": 3})
+    html = page_html(ok(new_app(lang="en")))
+    heat = next(line for line in html.split("<li>") if "Heat" in line)
+    alone = next(line for line in html.split("<li>") if "Alone" in line)
+    assert f"?meet={info.public_id}&amp;lang=en" in heat
+    assert "Event: Friday &lt;b&gt;night&lt;/b&gt;" in heat
+    assert "meet=" not in alone
