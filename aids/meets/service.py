@@ -25,6 +25,8 @@ from aids.meets.status import TableStatus, status_of
 from aids.store.base import MeetRow, Store, TableRow
 from aids.tables import TableInfo, TableService
 from aids.tables.attempts import KeyAttempts
+from aids.tables.export import parse_export
+from aids.tables.fold import fold_events
 from aids.tables.keys import (
     MAX_KEY_LENGTH,
     PUBLIC_ID_RE,
@@ -211,21 +213,29 @@ class MeetService:
     def organiser_export(self, public_id: object, key: object) -> dict[str, Any]:
         """The export the organiser downloads from the page. An organiser can add any table
         by its public link, so this holds only what viewers can see: refused
-        (``meet/export_hidden``) while a table's log holds something hidden from viewers (a
-        sealed choice, a discard); the host's ``aids meet export`` has no such limit."""
+        (``meet/export_hidden``) while a table holds something hidden from viewers — a sealed
+        choice or a discard in its log, or hidden state such as a simulation's seed (which
+        deals every hand); the host's ``aids meet export`` has no such limit. Each table is
+        checked in the very document that is handed out."""
         row, _ = self._authorise(public_id, key)
+        docs = []
         for table, _seq in self.store.meet_tables(row.id):
-            if self._hides_from_viewers(table):
+            doc = self.tables.export(table.public_id)
+            if self._hides_from_viewers(table, doc):
                 raise Forbidden("meet/export_hidden", title=table.title)
-        return self.export(row.public_id)
+            docs.append(doc)
+        return meet_document(row, docs)
 
-    def _hides_from_viewers(self, table: TableRow) -> bool:
+    def _hides_from_viewers(self, table: TableRow, doc: dict[str, Any]) -> bool:
         game = self.tables.game(table.kind)
-        seen = self.tables.snapshot(table.public_id, VIEWER).log
-        stored = self.store.events(table.id)
-        if len(seen) != len(stored):
+        row, _keys, events = parse_export(doc, self.tables.games)
+        full = fold_events(game, row, events).state
+        if game.view(full, VIEWER) != full:  # hidden state: a seed, hands, sealed bets
             return True
-        for entry, event in zip(seen, stored, strict=True):
+        seen = self.tables.snapshot(table.public_id, VIEWER).log
+        if len(seen) < len(events):
+            return True  # this process has not seen the whole log yet: refuse, never guess
+        for entry, event in zip(seen, events, strict=False):
             if event.kind != "action":
                 continue
             if entry.sealed or entry.action != game.action_from_dict(event.payload):

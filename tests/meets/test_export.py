@@ -12,6 +12,7 @@ import pytest
 
 from aids.core.errors import AidsError
 from aids.games.base import AnyGame
+from aids.games.derby.model import DerbySetup
 from aids.meets import MeetService
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService, load_export
@@ -138,3 +139,18 @@ def test_the_organisers_export_holds_only_what_viewers_see(
         meets.organiser_export(pid, "not the key")
     assert err.value.code == "meet/forbidden"
     assert len(meets.export(pid)["tables"]) == 2  # the host's backup is complete
+
+
+def test_the_organisers_export_never_carries_a_simulations_seed(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    """A Derby simulation's seed deals every hand: a table added by its public link, with no
+    move made yet, would hand the organiser everyone's cards. Refused; the host's is whole."""
+    pid, key = meet
+    setup = DerbySetup.default(["Aki", "Ben", "Chie"], mode="simulation", seed=12345).to_dict()
+    info, _ = meets.tables.create("derby", "Dealt", setup)
+    meets.add_table(pid, key, info.public_id)
+    with pytest.raises(AidsError) as err:
+        meets.organiser_export(pid, key)
+    assert (err.value.code, err.value.params["title"]) == ("meet/export_hidden", "Dealt")
+    assert meets.export(pid)["tables"][0]["table"]["setup"]["seed"] == 12345
