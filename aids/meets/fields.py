@@ -40,20 +40,33 @@ def check_date(raw: object) -> str:
 
 def table_ref(raw: object) -> str:
     """A table named by its public id or by any of its links (viewer or referee: only the
-    ``table`` parameter is read, a key in the link is never kept).
+    ``table`` parameter is read here).
 
     >>> table_ref("http://x:8501/?table=AbCdEfGhIjKlMnOpQrStUvWx&key=secret")
     'AbCdEfGhIjKlMnOpQrStUvWx'
     """
+    return table_link(raw)[0]
+
+
+def table_link(raw: object) -> tuple[str, str | None]:
+    """A table's public id and the key its link carries, if any (a referee link has one).
+
+    >>> table_link("http://x:8501/?table=AbCdEfGhIjKlMnOpQrStUvWx&key=secret&lang=ja")
+    ('AbCdEfGhIjKlMnOpQrStUvWx', 'secret')
+    >>> table_link("AbCdEfGhIjKlMnOpQrStUvWx")
+    ('AbCdEfGhIjKlMnOpQrStUvWx', None)
+    """
     if not isinstance(raw, str) or len(raw) > 600:
         raise InvalidAction("meet/table_ref")
-    text = raw.strip()
+    text, key = raw.strip(), None
     if "?" in text or "://" in text:
         try:
-            found = parse_qs(urlsplit(text).query).get("table", [""])
+            query = parse_qs(urlsplit(text).query)
         except ValueError:
             raise InvalidAction("meet/table_ref") from None
+        found, keys = query.get("table", [""]), query.get("key", [])
         text = found[0] if len(found) == 1 else ""
+        key = keys[0] if len(keys) == 1 else None
     if not PUBLIC_ID_RE.match(text):
         raise InvalidAction("meet/table_ref")
-    return text
+    return text, key

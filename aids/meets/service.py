@@ -18,7 +18,7 @@ from typing import Any, Literal
 from aids.core.errors import AidsError, Forbidden, InvalidAction, NotFound
 from aids.games.base import VIEWER
 from aids.meets.export import check_meet_document, meet_document
-from aids.meets.fields import MAX_TABLES, check_date, check_title, table_ref
+from aids.meets.fields import MAX_TABLES, check_date, check_title, table_link, table_ref
 from aids.meets.scoring import Scoring
 from aids.meets.standings import Standing, standings
 from aids.meets.status import TableStatus, status_of
@@ -127,14 +127,23 @@ class MeetService:
     # --- organiser's changes --------------------------------------------------------------
 
     def add_table(self, public_id: object, key: object, table: object, *,
-                  host: bool = False) -> TableInfo:  # fmt: skip
-        """Put an existing table (its public id or link) in the event.
+                  table_key: object = None, host: bool = False) -> TableInfo:  # fmt: skip
+        """Put an existing table in the event: the organiser names it by its referee link (or
+        its id and ``table_key``, the table's referee key). Anyone may start an event, so a
+        table joins one only with its referee's consent: its key, checked as the table page
+        checks it (wrong keys count against the table) and never kept. The host's tool
+        (``host=True``) needs neither key.
 
-        Raises ``meet/already_in`` (this event), ``meet/table_taken`` (another event),
-        ``meet/too_many``, ``table/not_found``, ``meet/forbidden``.
+        Raises ``meet/needs_referee``, ``meet/already_in`` (this event), ``meet/table_taken``
+        (another event), ``meet/too_many``, ``table/not_found``, ``meet/forbidden``.
         """
         row, by = self._authorise(public_id, key, host=host)
-        target = self.store.get_table(table_ref(table))
+        table_id, link_key = table_link(table)
+        target = self.store.get_table(table_id)
+        if not host:
+            referee = link_key if table_key is None else table_key
+            if not self.tables.role_for(table_id, referee).is_referee:
+                raise Forbidden("meet/needs_referee")
         owner = self.store.meet_of(target.id)
         if owner is not None and owner.id == row.id:
             raise InvalidAction("meet/already_in")

@@ -37,9 +37,9 @@ def night(server: tuple[str, Path]) -> tuple[str, str, str, str]:
     meets = meets_of(server)
     info, key = meets.create("Friday race night · 金曜レースナイト", "2025-03-07")
     done = hand_worked(meets.tables, title="Heat 1")
-    meets.add_table(info.public_id, key, done.info.public_id)
+    meets.add_table(info.public_id, None, done.info.public_id, host=True)  # the host's tool
     pid, referee = mid_race(meets.tables)
-    meets.add_table(info.public_id, key, pid)
+    meets.add_table(info.public_id, key, pid, table_key=referee)
     return info.public_id, key, pid, referee
 
 

@@ -148,8 +148,8 @@ def test_the_organisers_export_never_carries_a_simulations_seed(
     move made yet, would hand the organiser everyone's cards. Refused; the host's is whole."""
     pid, key = meet
     setup = DerbySetup.default(["Aki", "Ben", "Chie"], mode="simulation", seed=12345).to_dict()
-    info, _ = meets.tables.create("derby", "Dealt", setup)
-    meets.add_table(pid, key, info.public_id)
+    info, referee = meets.tables.create("derby", "Dealt", setup)
+    meets.add_table(pid, key, info.public_id, table_key=referee)
     with pytest.raises(AidsError) as err:
         meets.organiser_export(pid, key)
     assert (err.value.code, err.value.params["title"]) == ("meet/export_hidden", "Dealt")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from aids.core.errors import AidsError
-from aids.games.base import AnyGame
+from aids.games.base import AnyGame, Role
 from aids.meets import MeetService, Scoring
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
@@ -99,18 +99,43 @@ def test_only_the_organiser_key_changes_an_event_and_a_refusal_writes_nothing(
     assert meets.tables_of(pid) == [] and meets.info(pid).title == "Friday night"
 
 
-def test_a_table_is_added_by_its_id_or_any_link_and_only_its_id_is_kept(
+def test_a_table_joins_by_its_referee_link_or_id_and_key_and_no_key_is_kept(
     meets: MeetService, meet: tuple[str, str], all_service: TableService
 ) -> None:
     pid, key = meet
     ids = []
-    for n, form in enumerate(["{id}", "http://h:8501/?table={id}&lang=en",
-                              "http://h:8501/?table={id}&key=SECRET"]):  # fmt: skip
-        info, _ = all_service.create("sprint", f"T{n}", sprint_setup(["A", "B"]))
-        meets.add_table(pid, key, form.format(id=info.public_id))
-        ids.append(info.public_id)
-    assert [s.public_id for s in meets.tables_of(pid)] == ids
-    assert "SECRET" not in repr(meets.export(pid)["meet"])
+    for n in range(3):
+        info, referee = all_service.create("sprint", f"T{n}", sprint_setup(["A", "B"]))
+        if n == 0:
+            meets.add_table(pid, key, info.public_id, table_key=referee)
+        else:
+            meets.add_table(pid, key, f"http://h:8501/?table={info.public_id}&key={referee}")
+        ids.append((info.public_id, referee))
+    assert [s.public_id for s in meets.tables_of(pid)] == [i for i, _ in ids]
+    whole = repr(meets.export(pid))
+    assert not any(referee in whole for _, referee in ids)
+
+
+def test_a_table_joins_an_event_only_with_its_referees_consent(
+    meets: MeetService, meet: tuple[str, str], all_service: TableService
+) -> None:
+    """Anyone may start an event, so naming a table is not enough: a viewer link, a bare id,
+    a seat's key or a wrong key are refused and the table stays free; the host's tool needs
+    no key."""
+    pid, key = meet
+    info, referee = all_service.create("sprint", "Mine", sprint_setup(["A", "B"]))
+    seat = all_service.rotate_key(info.public_id, referee, Role.seat_of(0))
+    for ref, table_key in [
+        (info.public_id, None),
+        (f"http://h:8501/?table={info.public_id}&lang=en", None),
+        (f"http://h:8501/?table={info.public_id}&key={seat}", None),
+        (info.public_id, "not-the-referee-key-0123456789"),
+    ]:
+        attempt = lambda r=ref, k=table_key: meets.add_table(pid, key, r, table_key=k)  # noqa: E731
+        assert code_of(attempt) == "meet/needs_referee"
+    assert meets.tables_of(pid) == []
+    meets.add_table(pid, None, info.public_id, host=True)
+    assert [s.public_id for s in meets.tables_of(pid)] == [info.public_id]
 
 
 @pytest.mark.parametrize("ref", ["", "not a table", "http://h/?x=1", "http://h/?table=a&table=b"])
@@ -124,13 +149,15 @@ def test_a_table_counts_in_one_event_only(
     meets: MeetService, meet: tuple[str, str], derby_table_all: tuple[str, str]
 ) -> None:
     pid, key = meet
-    table = derby_table_all[0]
-    meets.add_table(pid, key, table)
-    assert code_of(lambda: meets.add_table(pid, key, table)) == "meet/already_in"
-    other, other_key = meets.create("Saturday", "2025-03-08")
-    assert code_of(lambda: meets.add_table(other.public_id, other_key, table)) == (
-        "meet/table_taken"
+    table, referee = derby_table_all
+    meets.add_table(pid, key, table, table_key=referee)
+    assert code_of(lambda: meets.add_table(pid, key, table, table_key=referee)) == (
+        "meet/already_in"
     )
+    other, other_key = meets.create("Saturday", "2025-03-08")
+    assert code_of(
+        lambda: meets.add_table(other.public_id, other_key, table, table_key=referee)
+    ) == ("meet/table_taken")
     assert meets.tables_of(other.public_id) == []
 
 

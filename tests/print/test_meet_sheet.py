@@ -39,7 +39,7 @@ def night(folder: Path) -> tuple[MeetService, str]:
     meets = MeetService(TableService(SqliteStore(folder / "night.sqlite3"), engines()))
     info, key = meets.create("金曜レースナイト Friday", "2025-03-07")
     derby = hand_worked(meets.tables)
-    meets.add_table(info.public_id, key, derby.info.public_id)
+    meets.add_table(info.public_id, None, derby.info.public_id, host=True)  # the host's tool
     sprint_in_meet(meets, info.public_id, key, "Heat", ["A", "Dai", LONG], [3, 1, 1])
     sprint_in_meet(meets, info.public_id, key, "Open", ["A", "Emi"], [2, None])
     return meets, info.public_id

@@ -100,7 +100,7 @@ def test_a_whole_event_goes_sqlite_to_postgresql_and_back_unchanged(
     try:
         meet, organiser = service.create("秋の競馬ナイト", "2026-11-28")
         pid = lived_in_table(first)
-        service.add_table(meet.public_id, organiser, pid)
+        service.add_table(meet.public_id, organiser, pid, host=True)  # its key was rotated
         setup = DerbySetup.default(["Aki", "Ben"]).to_dict()
         other, _ = service.new_table(meet.public_id, organiser, "derby", "第2卓", setup)
         sprint = sprint_in_meet(service, meet.public_id, organiser, "予選", ["Aki", "Chie"], [3, 1])

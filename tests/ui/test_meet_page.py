@@ -57,14 +57,15 @@ def test_the_viewer_sees_standings_and_tables_and_no_organiser_tools(meets: Meet
     ]
 
 
-def test_the_organiser_adds_a_table_by_its_link_and_changes_the_rule(
+def test_the_organiser_adds_a_table_by_its_referee_link_and_changes_the_rule(
     meets: MeetService,
 ) -> None:
     info, key = meets.create("Night", "2025-03-07")
-    table, _ = meets.tables.create("sprint", "Heat", {"names": ["Aki", "Ben"], "goal": 3})
+    table, referee = meets.tables.create("sprint", "Heat", {"names": ["Aki", "Ben"], "goal": 3})
     at = ok(new_app(meet=info.public_id, key=key, lang="en"))
     assert [t.label for t in at.tabs][:2] == ["Add a table", "New table"]
-    at.text_input(key="meet_add_ref").set_value(f"http://x:8501/?table={table.public_id}")
+    link = f"http://x:8501/?table={table.public_id}&key={referee}"
+    at.text_input(key="meet_add_ref").set_value(link)
     next(b for b in at.button if b.label == "Add to the event").click().run()
     ok(at)
     assert [s.public_id for s in meets.tables_of(info.public_id)] == [table.public_id]
