@@ -81,8 +81,9 @@ class Outcome:
     """How a finished game ended: one reason, a ranking of seats with ties, each seat's score.
 
     ``ranking`` lists groups of seats, best first; seats in one group tied. ``scores`` are
-    points or money per seat, in seat order. ``reason`` is a message key suffix of the game
-    (``<kind>.outcome.<reason>``).
+    points or money per seat, in seat order; ``stakes`` what each seat held before play
+    (money games), so ``net`` is what the game itself gave each. ``reason`` is a message key
+    suffix of the game (``<kind>.outcome.<reason>``).
 
     >>> Outcome("fence5", ((0, 1), (2,)), (7, 7, 0)).winners
     (0, 1)
@@ -91,10 +92,22 @@ class Outcome:
     reason: str
     ranking: tuple[tuple[int, ...], ...]
     scores: tuple[int, ...]
+    stakes: tuple[int, ...] = ()  # each seat's score before play (a money game's start cash)
 
     @property
     def winners(self) -> tuple[int, ...]:
         return self.ranking[0] if self.ranking else ()
+
+    @property
+    def net(self) -> tuple[int, ...]:
+        """What each seat won in the game: its score less its stake (money games start with
+        some; points games from nothing).
+
+        >>> Outcome("settled", ((1,), (0,)), (150, 400), (250, 250)).net
+        (-100, 150)
+        """
+        return tuple(s - (self.stakes[i] if i < len(self.stakes) else 0)
+                     for i, s in enumerate(self.scores))  # fmt: skip
 
 
 def rank_by_score(scores: Sequence[int]) -> tuple[tuple[int, ...], ...]:

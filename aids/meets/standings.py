@@ -50,13 +50,17 @@ def table_points(result: Result, scoring: Scoring) -> dict[int, int]:
     {1: 10, 0: 6, 2: 6}
     >>> table_points(r, Scoring("score"))
     {0: 3, 1: 9, 2: 3}
+    >>> money = Result(("A", "B"), Outcome("settled", ((1,), (0,)), (150, 400), (250, 250)))
+    >>> table_points(money, Scoring("score"))
+    {0: -100, 1: 150}
     """
     outcome = result.outcome
     if outcome is None:
         return {}
     seats = range(len(result.seats))
-    if scoring.rule == "score":
-        return {s: outcome.scores[s] if s < len(outcome.scores) else 0 for s in seats}
+    if scoring.rule == "score":  # what the game gave: a money game's start cash is not won
+        net = outcome.net
+        return {s: net[s] if s < len(net) else 0 for s in seats}
     points: dict[int, int] = {}
     place = 0
     for group in outcome.ranking:

@@ -109,7 +109,8 @@ class GrandNational(Game[GnSetup, GnState, Action]):
         if state.phase != "over":
             return None
         money = tuple(engine.cash(state, s) for s in range(state.seats))
-        return Outcome("settled", rank_by_score(money), money)
+        stakes = (load().start_cash,) * state.seats
+        return Outcome("settled", rank_by_score(money), money, stakes)
 
     def chances(self, history: Sequence[GnState]) -> GnChances:
         return GnChances(history)

@@ -396,6 +396,9 @@ def test_the_race_ends_when_four_have_placed_and_settles_itself() -> None:
     ]
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (0,)
+    # scores are each stable's cash; what the race gave is that less the start money
+    assert outcome.stakes == (load().start_cash,) * 3
+    assert outcome.net == tuple(engine.cash(state, s) - load().start_cash for s in range(3))
 
 
 def test_the_ledger_balances_every_transfer_a_line() -> None:
