@@ -479,7 +479,7 @@ def _meet_list(args: argparse.Namespace, lang: str) -> int:
     if not listed:
         print(t("meet.cli.none", lang))
     for info in listed:
-        count = len(service.tables_of(info.public_id))
+        count = len(service.members(info.public_id))
         print(f"{info.public_id}\t{info.date}\t{info.title}\t{t('meet.cli.tables', lang, n=count)}")
     return 0
 
@@ -562,7 +562,7 @@ def _meet_import(args: argparse.Namespace, lang: str) -> int:
     data = inputs.read_file(args.file, "FILE")
     service = _meets()
     info = service.import_(load_export(data))
-    count = len(service.tables_of(info.public_id))
+    count = len(service.members(info.public_id))
     print(f"{t('meet.cli.imported', lang)}: {info.title} ({info.public_id}),"
           f" {t('meet.cli.tables', lang, n=count)}")  # fmt: skip
     print(meet_url(_base(None, lang), info.public_id))

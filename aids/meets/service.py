@@ -12,10 +12,11 @@ Everything goes through the ``Store`` protocol, never SQL, so it runs on SQLite 
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from aids.core.errors import AidsError, Forbidden, InvalidAction, NotFound
+from aids.core.errors import AidsError, Forbidden, InvalidAction, NotFound, StoreError
 from aids.games.base import VIEWER
 from aids.meets.export import check_meet_document, meet_document
 from aids.meets.fields import MAX_TABLES, check_date, check_title, table_link, table_ref
@@ -39,6 +40,7 @@ from aids.tables.keys import (
 from aids.tables.snapshot import table_info
 
 MeetRole = Literal["organiser", "viewer"]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +109,28 @@ class MeetService:
             return "viewer"
         return "organiser" if self._organiser_hash(row, key) is not None else "viewer"
 
+    def members(self, public_id: object) -> list[TableInfo]:
+        """The event's tables as stored, in the order they joined, none replayed: what the
+        organiser's remove list and the counts need, even for a table this tracker cannot
+        read (a game or rules version it does not know)."""
+        row = self._row(public_id)
+        return [table_info(table) for table, _seq in self.store.meet_tables(row.id)]
+
     def tables_of(self, public_id: object) -> list[TableStatus]:
-        """Every table of the event in the order they joined, as a viewer sees each now."""
+        """Every table of the event in the order they joined, as a viewer sees each now. A
+        table this tracker cannot read (its game is not registered here, or its rules
+        version is unknown) is left out rather than breaking the whole event; ``members``
+        still lists it. A fault of the store is not such a table: it is raised."""
         row = self._row(public_id)
         out: list[TableStatus] = []
         for table, _seq in self.store.meet_tables(row.id):
-            snapshot = self.tables.snapshot(table.public_id, VIEWER)
-            out.append(status_of(self.tables.game(table.kind), snapshot))
+            try:
+                snapshot = self.tables.snapshot(table.public_id, VIEWER)
+                out.append(status_of(self.tables.game(table.kind), snapshot))
+            except StoreError:
+                raise
+            except AidsError:
+                log.warning("event %s: table %s unreadable here", row.public_id, table.public_id)
         return out
 
     def standings(

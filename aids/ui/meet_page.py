@@ -112,6 +112,9 @@ def _live(public_id: str) -> None:
         st.error(plain(exc.message(lang())))
         return
     rows = meets().standings(public_id, tables)
+    hidden = len(meets().members(public_id)) - len(tables)
+    if hidden > 0:
+        st.warning(tr("meet.unreadable", n=hidden))
     left, right = st.columns([1, 1], gap="medium")
     with left, st.container(key="meet_standings"):
         st.subheader(tr("meet.standings"), anchor=False)
@@ -202,7 +205,7 @@ def _add_form(info: MeetInfo, key: str) -> None:
     with st.form("meet_add", clear_on_submit=True, enter_to_submit=True):
         st.text_input(tr("meet.add_ref"), key="meet_add_ref", help=tr("meet.add_help"))
         st.form_submit_button(tr("meet.add"), type="primary", on_click=_add, args=(pid, key))
-    tables = meets().tables_of(pid)
+    tables = meets().members(pid)  # a table this tracker cannot read can still be taken out
     if not tables:
         return
     choice = st.selectbox(

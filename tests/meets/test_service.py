@@ -10,6 +10,7 @@ import pytest
 
 from aids.core.errors import AidsError
 from aids.games.base import AnyGame, Role
+from aids.games.derby.model import DerbySetup
 from aids.meets import MeetService, Scoring
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
@@ -308,3 +309,23 @@ def test_membership_names_each_tables_event_and_only_tables_in_one(
     found = meets.membership()
     assert {t: m.public_id for t, m in found.items()} == {inside: pid, later: other.public_id}
     assert alone.public_id not in found and found[later].title == "Saturday"
+
+
+def test_a_table_this_tracker_cannot_read_leaves_the_rest_of_the_event_working(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    """A tracker started without a plugin game (or with an older rules engine) still shows
+    the event: the table it cannot read is left out of the statuses and standings, listed
+    among the members, and can be taken out."""
+    pid, key = meet
+    unknown = sprint_in_meet(meets, pid, key, "Plugin", ["Aki", "Ben"], [3, 1])
+    setup = DerbySetup.default(["Aki", "Chie"]).to_dict()
+    derby, referee = meets.tables.create("derby", "Derby", setup)
+    meets.add_table(pid, key, derby.public_id, table_key=referee)
+    known = {k: g for k, g in meets.tables.games.items() if k != "sprint"}
+    without = MeetService(TableService(meets.store, known))  # no fake game here
+    assert [s.public_id for s in without.tables_of(pid)] == [derby.public_id]
+    assert [t.public_id for t in without.members(pid)] == [unknown, derby.public_id]
+    assert [s.name for s in without.standings(pid)] == ["Aki", "Chie"]
+    without.remove_table(pid, key, unknown)
+    assert [t.public_id for t in meets.members(pid)] == [derby.public_id]
