@@ -89,8 +89,12 @@ def standings(results: Sequence[Result], scoring: Scoring) -> tuple[Standing, ..
     for result in results:
         won = set(result.outcome.winners) if result.outcome is not None else set()
         awarded = table_points(result, scoring)
+        here: set[str] = set()
         for seat, name in enumerate(result.seats):
             who = identity(name)
+            if who in here:  # two seats one name at one table: two players, never summed
+                who = f"{who}\x00{seat}"
+            here.add(who)
             names.setdefault(who, name)
             points.setdefault(who, 0)
             if result.outcome is None:

@@ -155,3 +155,15 @@ def test_tables_in_play_count_as_in_play_and_give_no_points(
     assert sum(r.in_play for r in with_open) == sum(
         len(r.seats) for r in tables if r.outcome is None
     )
+
+
+def test_two_seats_with_one_name_at_one_table_stay_two_players() -> None:
+    """A game may allow names that match by case (the tests' fake game does): they are two
+    players at that table, never one player scored twice."""
+    table = Result(("Aki", "aki", "Ben"), Outcome("end", ((0,), (1,), (2,)), (3, 2, 1)))
+    rows = standings([table], Scoring())
+    assert [(s.name, s.points, s.played) for s in rows] == [
+        ("Aki", 10, 1),
+        ("aki", 6, 1),
+        ("Ben", 4, 1),
+    ]
