@@ -23,11 +23,9 @@ from aids.meets.fields import MAX_TABLES, check_date, check_title, table_link, t
 from aids.meets.scoring import Scoring
 from aids.meets.standings import Standing, standings
 from aids.meets.status import TableStatus, status_of
-from aids.store.base import MeetRow, Store, TableRow
+from aids.store.base import MeetRow, Store
 from aids.tables import TableInfo, TableService
-from aids.tables.attempts import KeyAttempts
-from aids.tables.export import parse_export
-from aids.tables.fold import fold_events
+from aids.tables.attempts import LOCAL, KeyAttempts
 from aids.tables.keys import (
     MAX_KEY_LENGTH,
     PUBLIC_ID_RE,
@@ -64,7 +62,7 @@ class MeetService:
 
     def __init__(self, tables: TableService, *, key_attempts: KeyAttempts | None = None) -> None:
         self.tables = tables
-        self.key_attempts = key_attempts or KeyAttempts()
+        self.key_attempts = key_attempts or tables.key_attempts  # one budget per client
 
     @property
     def store(self) -> Store:
@@ -97,17 +95,19 @@ class MeetService:
             for table, _seq in self.store.meet_tables(row.id)
         }
 
-    def role_for(self, public_id: object, key: object) -> MeetRole:
+    def role_for(self, public_id: object, key: object, *, client: str = LOCAL) -> MeetRole:
         """The one place that decides what a key makes you at an event: the organiser for a
         live organiser key; an empty, missing, malformed or wrong key is a viewer.
 
         Raises:
-            Forbidden: ``meet/key_attempts`` while the event's budget of wrong keys is spent.
+            Forbidden: ``meet/key_attempts`` for a wrong key while ``client`` has spent its
+                budget of wrong keys (the organiser's key is never refused).
         """
         row = self._row(public_id)
         if key is None or key == "":
             return "viewer"
-        return "organiser" if self._organiser_hash(row, key) is not None else "viewer"
+        digest = self._organiser_hash(row, key, client)
+        return "organiser" if digest is not None else "viewer"
 
     def members(self, public_id: object) -> list[TableInfo]:
         """The event's tables as stored, in the order they joined, none replayed: what the
@@ -247,26 +247,10 @@ class MeetService:
         docs = []
         for table, _seq in self.store.meet_tables(row.id):
             doc = self.tables.export(table.public_id)
-            if self._hides_from_viewers(table, doc):
+            if self.tables.hides_from(table.public_id, doc, VIEWER):
                 raise Forbidden("meet/export_hidden", title=table.title)
             docs.append(doc)
         return meet_document(row, docs)
-
-    def _hides_from_viewers(self, table: TableRow, doc: dict[str, Any]) -> bool:
-        game = self.tables.game(table.kind)
-        row, _keys, events = parse_export(doc, self.tables.games)
-        full = fold_events(game, row, events).state
-        if game.view(full, VIEWER) != full:  # hidden state: a seed, hands, sealed bets
-            return True
-        seen = self.tables.snapshot(table.public_id, VIEWER).log
-        if len(seen) < len(events):
-            return True  # this process has not seen the whole log yet: refuse, never guess
-        for entry, event in zip(seen, events, strict=False):
-            if event.kind != "action":
-                continue
-            if entry.sealed or entry.action != game.action_from_dict(event.payload):
-                return True
-        return False
 
     def import_(self, data: object) -> MeetInfo:
         """Check a whole event export (the meet, then each table as a table import checks it,
@@ -307,20 +291,18 @@ class MeetService:
             raise Forbidden("meet/forbidden")
         return row, digest
 
-    def _organiser_hash(self, row: MeetRow, key: object) -> str | None:
-        """The key's hash if it is the organiser's. A key given spends an attempt of the
-        meet's budget first; the right key gives it back, so only wrong keys count."""
+    def _organiser_hash(self, row: MeetRow, key: object, client: str = LOCAL) -> str | None:
+        """The key's hash if it is the organiser's. The right key is never refused; a wrong
+        one spends one of ``client``'s wrong keys (``aids.tables.attempts``)."""
+        if isinstance(key, str) and len(key) <= MAX_KEY_LENGTH:
+            digest = hash_key(key)
+            if same_hash(row.organiser_hash, digest):
+                return digest
         try:
-            self.key_attempts.take(row.id)
+            self.key_attempts.take(client)
         except Forbidden as exc:
             raise Forbidden("meet/key_attempts", **exc.params) from None
-        if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH:
-            return None
-        digest = hash_key(key)
-        if not same_hash(row.organiser_hash, digest):
-            return None
-        self.key_attempts.give_back(row.id)
-        return digest
+        return None
 
     def _room(self, row: MeetRow) -> None:
         if len(self.store.meet_tables(row.id)) >= MAX_TABLES:

@@ -2,7 +2,16 @@
 
 from aids.tables.export import load_export
 from aids.tables.fold import LogEntry
-from aids.tables.service import KeyInfo, TableService
+from aids.tables.service import NO_KEY, Access, KeyInfo, TableService
 from aids.tables.snapshot import Snapshot, TableInfo
 
-__all__ = ["KeyInfo", "LogEntry", "Snapshot", "TableInfo", "TableService", "load_export"]
+__all__ = [
+    "NO_KEY",
+    "Access",
+    "KeyInfo",
+    "LogEntry",
+    "Snapshot",
+    "TableInfo",
+    "TableService",
+    "load_export",
+]

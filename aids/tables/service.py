@@ -1,11 +1,11 @@
 """The table service: one live game = setup + keys + append-only event log; state = its fold.
 
 Every write goes through the same checks in a fixed order (learned from boardgame.io's
-master): table → key (→ role; wrong keys are rate-limited per table) → expected sequence →
-parse → may this role act for the action's actor → the engine (game over, turn, rule) →
-append. Nothing is written when any check fails. Every read goes through the game's ``view``
-for the reader's role, the log included. Undo and redo are events too, so the log keeps the
-audit trail.
+master): table → key (→ role; wrong keys are limited per client, never the right key) →
+expected sequence → parse → may this role act for the action's actor → the engine (game
+over, turn, rule) → append. Nothing is written when any check fails. Every read goes through
+the game's ``view`` for the reader's role, the log included. Undo and redo are events too, so
+the log keeps the audit trail.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from aids.core import inputs
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState
 from aids.games.base import REFEREE, VIEWER, AnyGame, Role
 from aids.store.base import EventRow, KeyRow, Store, TableBundle, TableRow
-from aids.tables.attempts import KeyAttempts
+from aids.tables.attempts import LOCAL, KeyAttempts
 from aids.tables.export import MAX_TITLE, export_document, parse_export
 from aids.tables.fold import Fold, fold_events, start
 from aids.tables.keys import (
@@ -35,6 +35,20 @@ from aids.tables.snapshot import Snapshot, TableInfo, snapshot_of, table_info
 
 
 @dataclass(frozen=True, slots=True)
+class Access:
+    """What a key makes its holder, and why (``TableService.access``): ``none`` (no key: the
+    viewer), ``live`` (the role the key was issued for), ``replaced`` (a key the table once
+    had, rotated or revoked since: the viewer, told so) or ``wrong`` (the viewer)."""
+
+    role: Role
+    status: Literal["none", "live", "replaced", "wrong"]
+    digest: str | None = None  # the live key's hash, checked again inside a write
+
+
+NO_KEY = Access(VIEWER, "none")
+
+
+@dataclass(frozen=True, slots=True)
 class KeyInfo:
     """A key of a table as the referee's page lists it (never the key itself)."""
 
@@ -47,8 +61,8 @@ class TableService:
     """Create, read and write tables. Thread-safe; shareable across Streamlit sessions.
 
     ``games`` maps each game's kind to its engine: the service never imports a game.
-    ``key_attempts`` limits wrong keys per table (``aids.tables.attempts``: a burst of 10,
-    then one per 3 s); tests pass one with a fake clock.
+    ``key_attempts`` limits wrong keys per client (``aids.tables.attempts``: a burst of 10,
+    then one per 3 s; the right key is never refused); tests pass one with a fake clock.
     """
 
     def __init__(
@@ -63,7 +77,8 @@ class TableService:
         self.key_attempts = key_attempts or KeyAttempts()
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[TableRow, Fold]] = {}
-        self._live_keys: dict[int, list[KeyRow]] = {}  # by table id; writes re-check in the store
+        # by table id: every key (live and revoked) and when it was read; writes re-check
+        self._known_keys: dict[int, tuple[list[KeyRow], float]] = {}
 
     def game(self, kind: str) -> AnyGame:
         try:
@@ -109,60 +124,67 @@ class TableService:
     def list_tables(self) -> list[tuple[TableInfo, int]]:
         return [(table_info(row), seq) for row, seq in self.store.list_tables()]
 
-    def role_for(self, public_id: str, key: object) -> Role:
-        """The one place that decides who a key makes you: an empty, missing, malformed, wrong
-        or revoked key is a viewer; a live key is the role it was issued for.
+    def role_for(self, public_id: str, key: object, *, client: str = LOCAL) -> Role:
+        """The one place that decides who a key makes you (``access`` says why)."""
+        return self.access(public_id, key, client=client).role
+
+    def access(self, public_id: str, key: object, *, client: str = LOCAL) -> Access:
+        """Who a key makes you, and why: a live key is the role it was issued for; an empty
+        or missing key is the viewer; a key the table once had (rotated or revoked) is the
+        viewer, told its link was replaced; any other key is the viewer, and spends one of
+        ``client``'s wrong keys (``aids.tables.attempts``). The right key is never refused.
 
         Raises:
-            Forbidden: ``table/key_attempts`` while the table's budget of wrong keys is spent
-                (any key, the right one too; no key is never refused).
+            Forbidden: ``table/key_attempts`` for a wrong key while ``client`` has spent its
+                budget of wrong keys (no key, a live key or a replaced key never is).
         """
         if key is None or key == "":
-            return VIEWER  # a plain viewer: not even the table is looked up
-        return self._role(self._row(public_id), key, fresh=True)[0]
+            return NO_KEY  # a plain viewer: not even the table is looked up
+        return self._access(self._row(public_id), key, fresh=True, client=client)
 
-    def _role(self, row: TableRow, key: object, *, fresh: bool) -> tuple[Role, str | None]:
-        """The key's role and hash. Reads ask the store each time (a revoked key stops at
-        once); a write may use the keys this process last saw, because the store's append
-        checks the key again in the write's own transaction.
-
-        A key given (any but ``None`` or ``""``) spends an attempt of the table's budget
-        before it is looked at; a live key gives it back, so only wrong keys count.
-        """
+    def _access(self, row: TableRow, key: object, *, fresh: bool, client: str) -> Access:
+        """The key's access. Reads look at the store's keys each time (a revoked key stops
+        at once); a write may use the keys this process last read, because the store's
+        append checks the key again in the write's own transaction. A client past its
+        budget of wrong keys is answered from the keys last read (read again at most once
+        a second, and always to confirm a live key): its flood never reaches the store."""
         if key is None or key == "":
-            return VIEWER, None
-        self.key_attempts.take(row.id)  # refused here, unchecked, while the budget is spent
-        try:
-            role, digest = self._match(row, key, fresh=fresh)
-        except BaseException:
-            self.key_attempts.give_back(row.id)  # the store failed: no attempt was made
-            raise
-        if digest is not None:
-            self.key_attempts.give_back(row.id)
-        return role, digest
+            return NO_KEY
+        if isinstance(key, str) and len(key) <= MAX_KEY_LENGTH:
+            digest = hash_key(key)
+            stored = self._lookup(row, digest, fresh=fresh, over=self.key_attempts.over(client))
+            if stored is not None and stored.revoked_at is None:
+                return Access(Role.parse(stored.role), "live", digest)
+            if stored is not None:
+                return Access(VIEWER, "replaced")
+        self.key_attempts.take(client)  # Forbidden while this client's budget is spent
+        return Access(VIEWER, "wrong")
 
-    def _match(self, row: TableRow, key: object, *, fresh: bool) -> tuple[Role, str | None]:
-        """The role of a live key matching ``key`` and its hash, else the viewer's."""
-        if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH:
-            return VIEWER, None
-        digest = hash_key(key)
-        for attempt in ("cached", "fresh"):
-            with self._lock:
-                keys = None if fresh or attempt == "fresh" else self._live_keys.get(row.id)
-            if keys is None:
-                keys = self.store.keys(row.id)
-                with self._lock:
-                    self._live_keys[row.id] = keys
-            for stored in keys:
-                if same_hash(stored.key_hash, digest):
-                    return Role.parse(stored.role), digest
-            if fresh:
-                break
-        return VIEWER, None
+    def _lookup(self, row: TableRow, digest: str, *, fresh: bool, over: bool) -> KeyRow | None:
+        """The stored key (live or revoked) whose hash is ``digest``, if any."""
+        with self._lock:
+            cached = self._known_keys.get(row.id)
+        read = False
+        if cached is None or (fresh and not over) or (over and cached[1] < self.key_attempts.now() - 1.0):
+            cached, read = self._read_keys(row), True
+        found = _find(cached[0], digest)
+        if read:
+            return found
+        if found is not None and found.revoked_at is None and fresh:
+            return _find(self._read_keys(row)[0], digest)  # confirm a live key: never stale
+        if found is None and not fresh and not over:
+            return _find(self._read_keys(row)[0], digest)  # a key issued by another process
+        return found
+
+    def _read_keys(self, row: TableRow) -> tuple[list[KeyRow], float]:
+        keys = (self.store.keys(row.id, include_revoked=True), self.key_attempts.now())
+        with self._lock:
+            self._known_keys[row.id] = keys
+        return keys
 
     def _forget_keys(self, row: TableRow) -> None:
         with self._lock:
-            self._live_keys.pop(row.id, None)
+            self._known_keys.pop(row.id, None)
 
     def _table(self, public_id: object) -> TableRow:
         """The stored row of a table; an id that cannot be one is not looked up at all."""
@@ -207,7 +229,10 @@ class TableService:
         self, public_id: str, key: object, expected_seq: int, kind: str, action: Any
     ) -> Snapshot:
         row, fold = self._fold(public_id, refresh=False)
-        role, key_hash = self._role(row, key, fresh=False)
+        access = self._access(row, key, fresh=False, client=LOCAL)
+        role, key_hash = access.role, access.digest
+        if access.status == "replaced":
+            raise Forbidden("table/key_replaced")
         if role.is_viewer or (kind != "action" and not role.is_referee):
             raise Forbidden("table/forbidden")
         if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
@@ -341,16 +366,38 @@ class TableService:
         keys = self.store.keys(row.id, include_revoked=True)
         return export_document(row, keys, self.store.events(row.id))
 
-    def referee_export(self, public_id: str, key: object) -> dict[str, Any]:
-        """The backup the referee downloads from the page: the key is checked at the moment
-        of the download (a rotated link gets nothing), and while a secret choice is still
-        sealed from the referee the export is refused, since it would reveal it."""
-        role = self.role_for(public_id, key)
+    def referee_export(self, public_id: str, key: object, *, client: str = LOCAL) -> dict[str, Any]:
+        """The backup the referee downloads from the page. The key is checked when the file
+        is made (a rotated-out tab gets nothing), and the export is refused while it would
+        show the referee anything its page does not: a secret choice still sealed (a blind
+        bet, a roster) or state the game hides from the referee."""
+        role = self.role_for(public_id, key, client=client)
         if not role.is_referee:
             raise Forbidden("table/forbidden")
-        if any(entry.sealed for entry in self.snapshot(public_id, role).log):
+        document = self.export(public_id)
+        if self.hides_from(public_id, document, role):
             raise Forbidden("table/export_sealed")
-        return self.export(public_id)
+        return document
+
+    def hides_from(self, public_id: str, document: dict[str, Any], role: Role) -> bool:
+        """Whether an export ``document`` of the table holds anything ``role`` may not see:
+        state its ``view`` hides (a seed, hands, a pile) or a log entry sealed from it, or
+        shown to it otherwise than stored. Checked on the very document to be handed out;
+        a log this process has not read to its end is refused, never guessed."""
+        row, _keys, events = parse_export(document, self.games)
+        game = self.game(row.kind)
+        full = fold_events(game, row, events).state
+        if game.view(full, role) != full:
+            return True
+        seen = self.snapshot(public_id, role).log
+        if len(seen) < len(events):
+            return True
+        for entry, event in zip(seen, events, strict=False):
+            if event.kind != "action":
+                continue
+            if entry.sealed or entry.action != game.action_from_dict(event.payload):
+                return True
+        return False
 
     def check_import(self, data: object) -> TableBundle:
         """Validate an exported table completely (its shape, then a replay of its whole log)
@@ -372,6 +419,12 @@ class TableService:
         """
         row, keys, events = self.check_import(data)
         return table_info(self.store.insert_table(row, keys, events))
+
+
+def _find(keys: list[KeyRow], digest: str) -> KeyRow | None:
+    """The key whose hash is ``digest``: a live one before a revoked one (a hash is unique)."""
+    hits = [k for k in keys if same_hash(k.key_hash, digest)]
+    return min(hits, key=lambda k: k.revoked_at is not None, default=None)
 
 
 def _check_id(public_id: object) -> str:

@@ -68,7 +68,7 @@ def test_unknown_or_malformed_event_id_is_not_found(meets: MeetService) -> None:
     assert code_of(lambda: meets.info("../etc")) == "meet/not_found"
 
 
-def test_wrong_organiser_keys_are_limited_per_event_and_pause_even_the_right_key(
+def test_wrong_organiser_keys_are_limited_per_client_and_never_pause_the_right_key(
     all_service: TableService,
 ) -> None:
     clock = [0.0]
@@ -80,12 +80,14 @@ def test_wrong_organiser_keys_are_limited_per_event_and_pause_even_the_right_key
     pid = info.public_id
     meets.role_for(pid, "wrong-1")
     meets.role_for(pid, "wrong-2")
-    assert code_of(lambda: meets.role_for(pid, key)) == "meet/key_attempts"
+    assert code_of(lambda: meets.role_for(pid, "wrong-3")) == "meet/key_attempts"
     assert code_of(lambda: meets.add_table(pid, "wrong-3", "x")) == "meet/key_attempts"
+    assert meets.role_for(pid, key) == "organiser"  # the right key: never refused
     assert meets.role_for(pid, None) == "viewer"  # no key: never refused
-    assert meets.role_for(other.public_id, other_key) == "organiser"  # another event is free
+    assert meets.role_for(other.public_id, other_key) == "organiser"
+    assert meets.role_for(pid, "wrong-4", client="192.0.2.1") == "viewer"  # its own budget
     clock[0] = 5.0
-    assert meets.role_for(pid, key) == "organiser"
+    assert meets.role_for(pid, "wrong-5") == "viewer"
 
 
 def test_only_the_organiser_key_changes_an_event_and_a_refusal_writes_nothing(
