@@ -110,12 +110,8 @@ def _strip(state: GnState, lang: str) -> str:
 
 
 def _order(state: GnState) -> None:
-    """Who moves this round, in order: the cap's group (caps order) or the field from the
-    leader (position order); ✓ has moved."""
-    if state.setup.order == "caps" or state.round == 1:
-        horses = list(state.group)
-    else:
-        horses = [h for h in engine.race_order(state) if h not in state.moved]
+    """Who moves this turn, in the engine's order; ✓ has moved."""
+    horses = engine.turn_order(state)
     if not horses:
         return
     words = [horse_label(state, h) + (" ✓" if h in state.moved else "") for h in horses]

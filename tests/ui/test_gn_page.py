@@ -32,12 +32,12 @@ def service(db: Path) -> TableService:
     return TableService(SqliteStore(db), engines())
 
 
-def short_table(store: TableService) -> tuple[str, str]:
+def short_table(store: TableService, seated: list[tuple[str, str]] = STABLES) -> tuple[str, str]:
     prices = (60000, 40000, 20000, 30000)
     stables = [
         {"name": n, "colour": c, "horses": [
             {"name": f"{n} {i + 1}", "price": prices[i], "handicap": 3} for i in range(4)]}
-        for n, c in STABLES
+        for n, c in seated
     ]  # fmt: skip
     info, key = store.create("gn", "Short GN", {"stables": stables, "bookmaker": 2,
                                                  "track": SHORT})  # fmt: skip
@@ -148,6 +148,32 @@ def test_the_bookmaker_posts_odds_from_their_own_link(app_db: Path) -> None:
     assert store.snapshot(pid).state.odds[0][0].text() == "9/1"
     ben = seat_page(store, pid, key, 1)
     assert not [b for b in ben.button if b.key == "odds_go"]  # only the bookmaker's
+
+
+def test_the_page_shows_later_turns_in_seating_order_as_the_engine_gives_them(
+    app_db: Path,
+) -> None:
+    store = service(app_db)
+    # seats A red, B blue, C white: the spinner's ring (Red, White, Blue) is not the table's
+    pid, key = short_table(store, [("A", "red"), ("B", "blue"), ("C", "white")])
+    for seat in range(3):
+        own = store.rotate_key(pid, key, Role.seat_of(seat))
+        none = {"type": "blind_bet", "seat": seat, "horse": None, "kind": None, "stake": 0}
+        store.record(pid, own, store.snapshot(pid).seq, none)
+    for step in [{"type": "going", "going": "good"}] + [
+        {"type": "lane_spin", "lane": lane, "colour": "red"} for lane in range(1, 5)
+    ] + [{"type": "start"}]:  # fmt: skip
+        store.record(pid, key, store.snapshot(pid).seq, step)
+    while (state := store.snapshot(pid).state).round == 1:
+        horse = engine.next_horse(state)
+        assert horse is not None
+        move = {"type": "move", "horse": horse, "forward": 4, "lane": state.lane[horse]}
+        store.record(pid, key, store.snapshot(pid).seq, move)
+    store.record(pid, key, store.snapshot(pid).seq, {"type": "spin", "colour": "red"})
+    assert engine.turn_order(store.snapshot(pid).state) == (0, 4, 8)
+    viewer = ok(new_app(table=pid, lang="en"))
+    order = [c.value for c in viewer.caption if c.value.startswith("Order now")]
+    assert order == ["Order now: 🔴 A 1 → 🔵 B 1 → ⚪ C 1"], order
 
 
 def test_the_referee_prints_every_seats_private_link(app_db: Path) -> None:

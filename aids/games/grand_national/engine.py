@@ -132,10 +132,29 @@ def race_order(state: GnState) -> list[int]:
 
 
 def _ring_from(state: GnState, colour: str) -> tuple[int, ...]:
-    """Stables clockwise round the spinner's colour ring from ``colour``'s stable."""
+    """Lanes: stables clockwise round the spinner's colour ring from ``colour``'s stable."""
     ring = state.setup.ring
     start = next(i for i, s in enumerate(ring) if state.setup.stables[s].colour == colour)
     return ring[start:] + ring[:start]
+
+
+def seats_from(state: GnState, colour: str) -> tuple[int, ...]:
+    """Later turns: the stable spun, then "the player to his left (clockwise seating
+    position)" and so on round the table — seating order, not the spinner's ring (a ruling:
+    the ring decides lanes only). Stables are kept in seating order.
+
+    >>> from aids.games.grand_national.model import GnSetup, Horse, Stable
+    >>> from aids.games.grand_national.track import sample_track
+    >>> horses = (Horse("a", 60000, 1), Horse("b", 40000, 1), Horse("c", 20000, 1),
+    ...           Horse("d", 10000, 1))
+    >>> stables = tuple(Stable(n, c, tuple(Horse(n + h.name, h.price, 1) for h in horses))
+    ...                 for n, c in (("A", "red"), ("B", "blue"), ("C", "white")))
+    >>> seats_from(initial_state(GnSetup(stables, 0, sample_track())), "red")
+    (0, 1, 2)
+    """
+    seats = tuple(range(len(state.setup.stables)))
+    start = next(s for s in seats if state.setup.stables[s].colour == colour)
+    return seats[start:] + seats[:start]
 
 
 def _first_round_group(state: GnState, cap: int) -> tuple[int, ...]:
@@ -143,15 +162,23 @@ def _first_round_group(state: GnState, cap: int) -> tuple[int, ...]:
     return tuple(s * load().horses + cap for s in state.lanes[cap])
 
 
+def turn_order(state: GnState) -> tuple[int, ...]:
+    """This turn's horses in the order they move, for a page to show (those in
+    ``state.moved`` have moved): the cap's horses as spun — the first turn inside first, later
+    turns from the stable spun round the table — or, position order after the first turn,
+    the horses yet to move from the leader back. Empty while a spin is due."""
+    if state.phase != "race":
+        return ()
+    if state.setup.order == "position" and state.round > 1:
+        return tuple(h for h in race_order(state) if h not in state.moved)
+    return state.group
+
+
 def next_horse(state: GnState) -> int | None:
     """The horse to move now, or None (a spin is needed first, or the race is not on)."""
-    if state.phase != "race":
-        return None
-    if state.setup.order == "position" and state.round > 1:
-        waiting = [h for h in race_order(state) if h not in state.moved]
-        return waiting[0] if waiting else None
     return next(
-        (h for h in state.group if h not in state.moved and state.status[h] == "running"), None
+        (h for h in turn_order(state) if h not in state.moved and state.status[h] == "running"),
+        None,
     )
 
 
@@ -299,7 +326,7 @@ def _spin(state: GnState, action: Spin) -> GnState:
         raise RuleViolation("gn/no_spin_now")
     if all(s.colour != action.colour for s in state.setup.stables):
         raise InvalidAction("gn/colour_not_in_play", colour=action.colour[:20])
-    group = tuple(s * load().horses + state.cap for s in _ring_from(state, action.colour))
+    group = tuple(s * load().horses + state.cap for s in seats_from(state, action.colour))
     return _maybe_over(_advance_turn(replace(state, group=group)))
 
 

@@ -206,6 +206,27 @@ def test_later_turns_go_by_the_spinner_colour_for_each_cap() -> None:
     assert engine.needs_spin(state)  # and a spin for the black caps
 
 
+def test_ruling_later_turns_go_round_the_table_in_seating_order_not_the_spinner_ring() -> None:
+    # Seats A red, B blue, C white; the ring runs Red → White → Blue, the table A → B → C.
+    stables = setup().stables
+    seated = (*stables[:2], replace(stables[2], colour="white"))
+    state = to_race(stables=seated)
+    assert state.lanes[0] == (0, 2, 1)  # the lanes still follow the ring: A, C, B
+    while state.round == 1:
+        state = play(state, first_move(state, engine.next_horse(state) or 0))
+    state = play(state, Spin("red"))
+    assert engine.turn_order(state) == (0, 4, 8)  # what the page shows
+    order = []
+    while not engine.needs_spin(state):
+        horse = engine.next_horse(state)
+        assert horse is not None
+        order.append(horse)
+        state = play(state, first_move(state, horse))
+    assert order == [0, 4, 8]  # A's red cap, then B (to A's left), then C
+    state = play(state, Spin("white"))  # C spun for the black caps: then A, then B
+    assert [engine.next_horse(state)] == [9] and state.group == (9, 1, 5)
+
+
 def test_variant_position_order_leader_first_and_an_advanced_horse_moves_at_its_new_place() -> None:
     state = to_race(order="position")
     while state.round == 1:
