@@ -10,6 +10,7 @@ seats to move = simultaneous secret choices held until all are in).
 
 from __future__ import annotations
 
+import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,20 @@ from aids.core.errors import InvalidAction
 from aids.games.chances import ChanceModel
 
 RoleKind = Literal["viewer", "referee", "seat", "chance"]
+
+
+SEED_BITS = 128  # a simulation's seed deals every hidden card: too many bits to search
+
+
+def fresh_seed() -> int:
+    """A new simulation seed: 128 bits from ``secrets``. From one seat's own hand and first
+    draws, a small seed (31 bits, say) is found by search, and with it every hand and the
+    pile; 128 bits cannot be.
+
+    >>> 0 <= fresh_seed() < 2**SEED_BITS
+    True
+    """
+    return secrets.randbits(SEED_BITS)
 
 
 @dataclass(frozen=True, slots=True, order=True)

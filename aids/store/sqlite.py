@@ -52,7 +52,8 @@ class SqliteStore:
         self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         self.read_only = False
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # the data holds every key's hash, sealed bets and seeds: for this user alone
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError("store/open", path=str(self.path), detail=exc.strerror) from None
         if self.path.is_dir():
@@ -61,8 +62,30 @@ class SqliteStore:
         # read-only: tables can still be viewed and exported.
         self.read_only = self.path.exists() and not os.access(self.path, os.W_OK)
         self._uri = f"file:{quote(str(self.path.resolve()))}?mode=ro" if self.read_only else ""
+        if not self.read_only:
+            self._create_private()
         with self._connect() as conn:
             self._prepare(conn)
+        if not self.read_only:
+            self._make_private()
+
+    def _create_private(self) -> None:
+        """A new data file is made readable by this user alone (0600) before SQLite opens
+        it; SQLite gives its -wal and -shm files the same permissions."""
+        try:
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+        except OSError as exc:
+            raise StoreError("store/open", path=str(self.path), detail=exc.strerror) from None
+
+    def _make_private(self) -> None:
+        """A data file of ours (checked by ``_prepare``) that others may read, from an older
+        release, is made this user's alone, with its -wal and -shm files."""
+        for path in (self.path, *(Path(f"{self.path}{s}") for s in ("-wal", "-shm"))):
+            try:
+                if path.stat().st_mode & 0o077 and path.stat().st_uid == os.getuid():
+                    path.chmod(0o600)
+            except OSError:
+                continue  # gone meanwhile, or not ours to change: SQLite still works
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
         """Create, migrate or refuse the file: never touch a file that is not ours."""

@@ -165,7 +165,11 @@ class TableService:
         with self._lock:
             cached = self._known_keys.get(row.id)
         read = False
-        if cached is None or (fresh and not over) or (over and cached[1] < self.key_attempts.now() - 1.0):
+        if (
+            cached is None
+            or (fresh and not over)
+            or (over and cached[1] < self.key_attempts.now() - 1.0)
+        ):
             cached, read = self._read_keys(row), True
         found = _find(cached[0], digest)
         if read:

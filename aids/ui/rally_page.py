@@ -8,7 +8,6 @@ attacked or helped); it never re-derives a rule.
 
 from __future__ import annotations
 
-import secrets
 from collections import Counter
 from typing import Any
 
@@ -16,7 +15,7 @@ import streamlit as st
 
 from aids.core.errors import AidsError
 from aids.core.i18n import Lang, t
-from aids.games.base import Role
+from aids.games.base import Role, fresh_seed
 from aids.games.rally import engine
 from aids.games.rally.board import RallyMap, sample_map
 from aids.games.rally.data import load
@@ -223,7 +222,7 @@ def _setup_dict(
     if used:
         setup["teams"] = [t("rally.ui.team_n", lang, n=n) for n in used]
     if mode == "simulation":
-        setup["seed"] = secrets.randbelow(2**31)
+        setup["seed"] = fresh_seed()  # 128 bits: the seed deals every hidden card
     return setup
 
 

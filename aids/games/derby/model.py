@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from aids.core import inputs
 from aids.core.errors import InvalidAction
+from aids.games.base import fresh_seed
 from aids.games.derby.data import load
 
 BLACK = "black"
@@ -149,7 +150,7 @@ class DerbySetup:
                 Horse(_name(h, f"horses[{i + 1}].name"), _colour(h)) for i, h in enumerate(horses)
             ),
             mode=mode,
-            seed=seed,
+            seed=fresh_seed() if mode == "simulation" and seed is None else seed,
         )
 
     @classmethod
@@ -171,7 +172,7 @@ class DerbySetup:
             ),
             horses=tuple(Horse(c.name(lang), c.key) for c in data.horse_colours),
             mode=mode,
-            seed=seed,
+            seed=fresh_seed() if mode == "simulation" and seed is None else seed,
         )
 
 

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from aids.core import inputs
 from aids.core.errors import InvalidAction
+from aids.games.base import fresh_seed
 from aids.games.rally.board import RallyMap, sample_map
 from aids.games.rally.data import load
 
@@ -221,7 +222,7 @@ class RallySetup:
             goal=course.goal,
             board=board,
             mode=mode,
-            seed=seed if mode == "simulation" else None,
+            seed=(fresh_seed() if seed is None else seed) if mode == "simulation" else None,
         )
 
 

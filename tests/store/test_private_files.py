@@ -1,0 +1,73 @@
+"""The data file holds every secret (key hashes, sealed bets, seeds): this user's alone.
+
+Real files in tmp dirs; modes read back with ``stat``.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from aids.core.errors import StoreError
+from aids.games.derby.model import DerbySetup
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.fixture(autouse=True)
+def open_umask() -> object:
+    """The common default umask (022), under which files were created 0644."""
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def test_a_new_data_folder_and_file_are_the_users_alone(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "aids.sqlite3"
+    service = TableService(SqliteStore(path), engines())
+    info, key = service.create("derby", "Night", DerbySetup.default(["Aki", "Ben"]).to_dict())
+    service.record(info.public_id, key, 0, {"type": "bet", "player": 0, "horse": 1})
+    assert mode(path.parent) == 0o700
+    assert mode(path) == 0o600
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    assert wal.exists() and shm.exists()
+    assert mode(wal) == 0o600 and mode(shm) == 0o600
+
+
+def test_a_data_file_of_an_older_release_readable_by_others_is_made_private(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "aids.sqlite3"
+    SqliteStore(path)
+    path.chmod(0o644)
+    SqliteStore(path)
+    assert mode(path) == 0o600
+
+
+def test_a_file_of_another_program_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE notes (t TEXT)")
+    path.chmod(0o644)
+    with pytest.raises(StoreError) as err:
+        SqliteStore(path)
+    assert err.value.code == "store/foreign"
+    assert mode(path) == 0o644
+
+
+def test_an_existing_folder_is_left_as_it_was(tmp_path: Path) -> None:
+    """The folder may be the user's own (``AIDS_DATA_DIR``): only the file is tightened."""
+    folder = tmp_path / "shared"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    SqliteStore(folder / "aids.sqlite3")
+    assert mode(folder) == 0o755 and mode(folder / "aids.sqlite3") == 0o600
