@@ -150,7 +150,7 @@ class DerbySetup:
                 Horse(_name(h, f"horses[{i + 1}].name"), _colour(h)) for i, h in enumerate(horses)
             ),
             mode=mode,
-            seed=fresh_seed() if mode == "simulation" and seed is None else seed,
+            seed=seed,
         )
 
     @classmethod
