@@ -307,6 +307,7 @@ def card_values() -> dict[str, str]:
     return {
         "horses": str(d.horse_count),
         "fences": str(d.fences),
+        "hand_size": str(d.hand_size),
         "players_min": str(d.min_players),
         "players_max": str(d.max_players),
         "counter_points": points,

@@ -95,6 +95,9 @@ def card_values() -> dict[str, str]:
         "speed_min": str(d.speed[0]),
         "speed_max": str(d.speed[1]),
         "handicap_max": str(d.handicap[1]),
+        "laps": str(d.laps),
+        "too_free_lengths": str(d.too_free_lengths),
+        "too_free_penalty": str(d.too_free_penalty),
     }
 
 

@@ -4,6 +4,7 @@ output that is the same bytes every time."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import re
@@ -130,6 +131,37 @@ def test_the_numbers_on_the_cards_come_from_seeds(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr("aids.print.gn_sheet.load", lambda: changed)
     pdf = render_cards(entry("gn").game, sheet_module("gn"), None, BASE, ("en",))
     assert "$12,345" in page_text(pdf)
+
+
+# Numbers a player needs at the table, each a seed field, and how each card states it.
+NEEDED = [
+    ("derby", "hand_size", {"en": "deal {n} to each player", "ja": "全員に{n}枚ずつ配り"}),
+    ("derby", "hand_size", {"en": "Draw back up to {n} cards", "ja": "手札が{n}枚になるまで"}),
+    ("gn", "laps", {"en": "The race is {n} laps", "ja": "レースはコース{n}周"}),
+    ("gn", "too_free_lengths", {"en": "leads by {n} lengths or more", "ja": "{n}馬身以上リード"}),
+    ("gn", "too_free_penalty", {"en": "loses {n} handicap", "ja": "ハンデが{n}下がります"}),
+]
+
+
+def card_words(kind: str, lang: str) -> str:
+    """The printed cards' text read back from the PDF, lines joined as they were broken."""
+    text = page_text(render_cards(entry(kind).game, sheet_module(kind), None, BASE, (lang,)))
+    return text.replace("\n", "" if lang == "ja" else " ")
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize(("kind", "field", "words"), NEEDED)
+def test_the_cards_state_the_hand_size_laps_and_running_too_free_from_the_seed(
+    monkeypatch: pytest.MonkeyPatch, kind: str, field: str, words: dict[str, str], lang: str
+) -> None:
+    sheet = sheet_module(kind)
+    real = sheet.load()
+    assert words[lang].format(n=getattr(real, field)) in card_words(kind, lang)
+    changed = dataclasses.replace(real, **{field: getattr(real, field) + 3})
+    monkeypatch.setattr(f"{sheet.__name__}.load", lambda: changed)
+    text = card_words(kind, lang)
+    assert words[lang].format(n=getattr(real, field) + 3) in text
+    assert words[lang].format(n=getattr(real, field)) not in text
 
 
 def test_the_same_cards_print_the_same_bytes() -> None:
