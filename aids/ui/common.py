@@ -21,6 +21,7 @@ from aids.core.links import lan_address, public_base_url
 from aids.meets import MeetService
 from aids.store import open_store, store_locator
 from aids.tables import TableService
+from aids.tables.attempts import LOCAL
 
 R = TypeVar("R")
 LANG_LABELS = {"ja": "日本語", "en": "English"}
@@ -217,6 +218,12 @@ def paper_choice(key: str, where: Any = st) -> str:
             format_func=PAPER_LABELS.__getitem__,
         )
     )
+
+
+def client() -> str:
+    """Who is asking, for the budget of wrong keys (``aids.tables.attempts``): the address the
+    page was opened from; a page opened on this machine is the local client."""
+    return st.context.ip_address or LOCAL
 
 
 def role_or_viewer(ask: Callable[[], R], viewer: R, paused: str) -> tuple[R, bool]:

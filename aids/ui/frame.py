@@ -21,10 +21,11 @@ from functools import partial
 import streamlit as st
 
 from aids.core.errors import AidsError, StoreError
-from aids.games.base import VIEWER, Role
-from aids.tables import Snapshot
+from aids.games.base import Role
+from aids.tables import NO_KEY, Snapshot
 from aids.ui.charts import render_chart
 from aids.ui.common import (
+    client,
     heading,
     lang,
     page_error,
@@ -55,9 +56,10 @@ __all__ = ["GamePage", "TableContext", "page_for", "render_table"]
 def render_table(public_id: str, key: str | None) -> None:
     """The page of one table for whoever holds the URL."""
     try:
-        ask = partial(service().role_for, public_id, key)
-        role, paused = role_or_viewer(ask, VIEWER, "table/key_attempts")
-        key = None if paused else key
+        ask = partial(service().access, public_id, key, client=client())
+        access, _ = role_or_viewer(ask, NO_KEY, "table/key_attempts")
+        role = access.role
+        key = key if access.status == "live" else None  # a page writes only with a live key
         snapshot = service().snapshot(public_id, role)
     except AidsError as exc:
         page_error(exc)
@@ -72,7 +74,9 @@ def render_table(public_id: str, key: str | None) -> None:
         heading(snapshot.info.title)
         who = tr(f"table.role.{role.kind}", seat=plain(_seat(snapshot, role)))
         st.caption(f"{tr(game.info.name_key)} · {who}")
-    if key and role.is_viewer:
+    if access.status == "replaced":
+        st.warning(tr("table.key_replaced"))
+    elif access.status == "wrong":
         st.error(tr("table.key_invalid"))
     page = page_for(snapshot.info.kind)
     _mark(snapshot.seq)

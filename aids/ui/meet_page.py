@@ -24,6 +24,7 @@ from aids.meets.scoring import DEFAULT_POINTS
 from aids.print.meet_sheet import render_meet_pack, render_standings
 from aids.ui.common import (
     base_url,
+    client,
     esc,
     heading,
     lang,
@@ -72,7 +73,7 @@ def _qr(url: str) -> bytes:
 def render_meet(public_id: str, key: str | None) -> None:
     """The page of one event for whoever holds the URL."""
     try:
-        ask = partial(meets().role_for, public_id, key)
+        ask = partial(meets().role_for, public_id, key, client=client())
         role, paused = role_or_viewer(ask, "viewer", "meet/key_attempts")
         key = None if paused else key
         info = meets().info(public_id)

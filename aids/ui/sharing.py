@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import io
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import qrcode
 import streamlit as st
 
 from aids import registry
+from aids.core.errors import Forbidden
 from aids.core.links import organiser_url, referee_url, viewer_url
 from aids.games.base import VIEWER, Role
 from aids.print.frame import render_sheet
 from aids.print.pack import render_pack
 from aids.print.report import render_report
-from aids.ui.common import base_url, esc, lang, paper_choice, run_write, service, tr
+from aids.ui.common import base_url, client, esc, lang, paper_choice, run_write, service, tr
 
 if TYPE_CHECKING:
     from aids.ui.context import TableContext
@@ -155,15 +156,30 @@ def share(ctx: TableContext) -> None:
             on_click="ignore",
             key="download_report",
         )
-        text_col.download_button(
-            tr("table.export_json"),
-            data=lambda: json.dumps(service().export(pid), ensure_ascii=False, indent=2),
-            file_name=f"table-{pid[:8]}.json",
-            mime="application/json",
-            on_click="ignore",
-            key="download_export",
-        )
+        _export_button(ctx, text_col)
     keys(ctx)
+
+
+def _export_button(ctx: TableContext, where: Any) -> None:
+    """The table's JSON backup for the referee. The file is made only when clicked, from
+    the referee's export, which checks the key at that moment (a tab whose link was rotated
+    gets nothing) and refuses while it would show anything the referee's page does not (a
+    sealed blind bet, a team's roster). While a choice is sealed the button is not offered
+    and the page says why."""
+    if any(entry.sealed for entry in ctx.snapshot.log):
+        where.caption(Forbidden("table/export_sealed").message(lang()))
+        return
+    pid, key, who = ctx.snapshot.info.public_id, ctx.key, client()
+    where.download_button(
+        tr("table.export_json"),
+        data=lambda: json.dumps(
+            service().referee_export(pid, key, client=who), ensure_ascii=False, indent=2
+        ),
+        file_name=f"table-{pid[:8]}.json",
+        mime="application/json",
+        on_click="ignore",
+        key="download_export",
+    )
 
 
 def keys(ctx: TableContext) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from aids.games.base import REFEREE
 from aids.games.derby import engine
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
@@ -136,17 +137,29 @@ def test_names_stay_text_in_pills_and_banners(service: TableService) -> None:
     assert "🟥1 [x](http://e.x)" in banner and "<a" not in banner
 
 
-def test_while_wrong_keys_pause_a_table_a_keyed_link_follows_it_read_only(
-    service: TableService,
-) -> None:
-    """Eleven wrong keys spend the table's budget: the referee's own link then shows the
-    pause and how long it lasts, and the table read-only (no controls) instead of an error."""
+def test_wrong_keys_never_pause_the_referees_own_link(service: TableService) -> None:
+    """Eleven wrong keys from this machine spend its budget of wrong keys: a twelfth wrong
+    link shows the pause and how long it lasts, read-only, instead of an error; the
+    referee's own link on the same machine keeps its controls."""
     pid, key = new_table(service, "Paused", 3)
     for n in range(11):
         new_app(table=pid, key=f"wrong-key-{n:02d}-0123456789abcdef", lang="en")
-    at = new_app(table=pid, key=key, lang="en")
+    at = new_app(table=pid, key="wrong-key-99-0123456789abcdef", lang="en")
     assert not at.exception and not at.error
     [warning] = at.warning
     assert "Too many wrong keys" in warning.value and "try again in" in warning.value
     assert "Viewer" in " ".join(c.value for c in at.caption)
-    assert not {"undo", "redo"} & keys(at)  # the referee's tools are not offered meanwhile
+    assert not {"undo", "redo"} & keys(at)
+    at = new_app(table=pid, key=key, lang="en")
+    assert not at.exception and not at.warning and not at.error
+    assert {"undo", "redo"} <= keys(at)
+
+
+def test_a_replaced_referee_link_says_so_and_follows_read_only(service: TableService) -> None:
+    pid, old = new_table(service, "Rotated", 3)
+    service.rotate_key(pid, old, REFEREE)
+    at = new_app(table=pid, key=old, lang="en")
+    assert not at.exception and not at.error
+    [warning] = at.warning
+    assert "replaced by a newer one" in warning.value
+    assert not {"undo", "redo"} & keys(at)
