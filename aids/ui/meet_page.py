@@ -306,14 +306,14 @@ def _printing(info: MeetInfo, key: str) -> None:
         on_click="ignore",
         key="meet_download_pack",
     )
-    try:
-        document = meets().organiser_export(pid, key)
+    try:  # whether it may be offered; the file itself is made, and the key checked, on click
+        meets().organiser_export(pid, key)
     except AidsError as exc:
         st.caption(plain(exc.message(current)))
         return
     st.download_button(
         tr("meet.export"),
-        data=json.dumps(document, ensure_ascii=False, indent=2),
+        data=lambda: json.dumps(meets().organiser_export(pid, key), ensure_ascii=False, indent=2),
         file_name=f"event-{pid[:8]}.json",
         mime="application/json",
         on_click="ignore",

@@ -91,3 +91,24 @@ def test_a_tab_whose_link_was_rotated_downloads_nothing(
     assert len(document["events"]) == 1
     tab.close()
     fresh.close()
+
+
+def test_an_organiser_tab_whose_link_was_rotated_downloads_nothing(
+    server: tuple[str, Path], browser
+) -> None:  # type: ignore[no-untyped-def]
+    from aids.core.links import organiser_url
+    from aids.meets import MeetService
+
+    base, db = server
+    meets = MeetService(TableService(SqliteStore(db), engines()))
+    info, old = meets.create("Old organiser tab", "2026-12-01")
+    tab = open_page(browser, organiser_url(base, info.public_id, old, "en"))
+    tab.get_by_role("tab", name="Print and export").click()
+    button = tab.get_by_role("button", name="Export the event (JSON)")
+    button.wait_for(timeout=30000)
+    new = meets.rotate_key(info.public_id, old)
+    with pytest.raises(Exception, match="Timeout"):
+        with tab.expect_download(timeout=6000):
+            button.click()
+    assert meets.role_for(info.public_id, new) == "organiser"
+    tab.close()
