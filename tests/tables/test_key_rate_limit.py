@@ -413,3 +413,25 @@ def test_wrong_keys_on_events_and_tables_share_one_budget_per_client(
     with pytest.raises(Forbidden) as err:
         meets.role_for(info.public_id, WRONG, client=ATTACKER)
     assert err.value.code == "meet/key_attempts"
+
+
+def test_three_stale_organiser_tabs_refuse_none_of_twelve_changes(
+    service: TableService, clock: FakeClock
+) -> None:
+    meets = MeetService(service)
+    info, key = meets.create("Night", "2026-12-01")
+    stale = []
+    for _ in range(3):
+        stale.append(key)
+        key = meets.rotate_key(info.public_id, key)
+    for change in range(12):
+        for _ in range(5):  # each old tab redraws every 2 s: wrong keys now, from this machine
+            clock.now += 0.4
+            for old in stale:
+                try:
+                    assert meets.role_for(info.public_id, old) == "viewer"
+                except Forbidden as err:
+                    assert err.code == "meet/key_attempts"
+        assert meets.role_for(info.public_id, key) == "organiser"
+        meets.update(info.public_id, key, title=f"Night {change}")
+    assert meets.info(info.public_id).title == "Night 11"
