@@ -15,7 +15,16 @@ from aids.games.base import Role
 from aids.games.ekiden import engine
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import MARK_SIGNS, runner_text, skill_name, team_label
-from aids.games.ekiden.model import MARKS, SKILLS, EkidenState, Run, Runner, Situation, Terrain
+from aids.games.ekiden.model import (
+    MARKS,
+    NAME_MAX,
+    SKILLS,
+    EkidenState,
+    Run,
+    Runner,
+    Situation,
+    Terrain,
+)
 from aids.ui import ekiden_board
 from aids.ui.common import banner, esc, plain, tr
 from aids.ui.context import TableContext
@@ -167,6 +176,10 @@ def _runner(ctx: TableContext, team: int) -> None:
         else:
             _typed_runner(seq, ctx.lang)
             chosen = _runner_as_typed(seq)
+            ran = engine.leg_run_by(state, team, chosen.name)
+            if ran is not None:
+                who = plain(team_label(state, team))
+                st.warning(tr("ekiden.ui.name_ran", name=plain(chosen.name), leg=ran, team=who))
 
             def build() -> Run | None:
                 return Run(team, state.leg, runner=_runner_as_typed(seq))
@@ -213,6 +226,7 @@ def _typed_runner(seq: int, lang: str) -> None:
         format_func=lambda s: skill_name(s, lang),
         key=f"skill_{seq}",
     )
+    st.text_input(tr("ekiden.ui.runner_name"), max_chars=NAME_MAX, key=f"name_{seq}")
 
 
 def _runner_as_typed(seq: int) -> Runner:
@@ -223,6 +237,7 @@ def _runner_as_typed(seq: int) -> Runner:
         int(get(f"up_{seq}") or 0),
         int(get(f"down_{seq}") or 0),
         get(f"skill_{seq}"),
+        str(get(f"name_{seq}") or "").strip(),
     )
 
 

@@ -131,3 +131,47 @@ def test_the_road_shows_every_piece_and_flags_one_past_the_printed_road(app_db: 
     body = html(at)
     assert body.count('class="piece') == 3 and "Standing" in body
     assert any("past the printed road" in w.value for w in at.warning)  # column 14 > 13
+
+
+def test_a_typed_runner_whose_name_already_ran_for_the_team_gets_a_warning(app_db: Path) -> None:
+    store = service(app_db)
+    teams = [{"name": n, "colour": c} for n, c in zip(TEAMS, ["red", "blue", "green"], strict=True)]
+    setup = {"teams": teams, "start": 0, "course": [{"slope": "flat", "n": 0}] * 10}
+    info, key = store.create("ekiden", "Names", setup)
+    pid = info.public_id
+    store.record(pid, key, 0, {"type": "situation", "leg": 1, "marks": "ooooo"})
+    first = engine.next_runner(store.snapshot(pid).state)
+    at = new_app(table=pid, key=key, lang="en")
+    seq = store.snapshot(pid).seq
+    at.text_input(key=f"name_{seq}").set_value("Sato")
+    at = at.run()
+    assert not at.warning  # nobody of that name has run yet
+    at.button(key="run_go").click()
+    at = at.run()
+    assert not at.error, [e.value for e in at.error]
+    assert store.snapshot(pid).state.entries[0].runner.name == "Sato"  # the typed name kept
+    while (snap := store.snapshot(pid)).state.leg == 1:
+        team = engine.next_runner(snap.state)
+        run = {"type": "run", "team": team, "leg": 1, "runner": {"power": 3, "up": 1, "down": 1}}
+        store.record(pid, key, snap.seq, run)
+    store.record(
+        pid, key, store.snapshot(pid).seq, {"type": "situation", "leg": 2, "marks": "-----"}
+    )
+    while engine.next_runner((snap := store.snapshot(pid)).state) != first:
+        team = engine.next_runner(snap.state)
+        run = {"type": "run", "team": team, "leg": 2, "runner": {"power": 3, "up": 1, "down": 1}}
+        store.record(pid, key, snap.seq, run)
+    at = new_app(table=pid, key=key, lang="en")
+    seq = store.snapshot(pid).seq
+    at.text_input(key=f"name_{seq}").set_value("ｓａｔｏ")  # the same name, another width and case
+    at = at.run()
+    warned = [w.value for w in at.warning]
+    assert len(warned) == 1 and "already ran leg 1" in warned[0] and "Sato" not in warned[0]
+    assert "ｓａｔｏ" in warned[0] and "runs only once" in warned[0]
+    at.text_input(key=f"name_{seq}").set_value("Suzuki")
+    at = at.run()
+    assert not at.warning
+    ja = new_app(table=pid, key=key, lang="ja")
+    ja.text_input(key=f"name_{seq}").set_value("Sato")
+    ja = ja.run()
+    assert len(ja.warning) == 1 and "第1区ですでに走っています" in ja.warning[0].value

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
+from aids.core.inputs import identity
 from aids.games.ekiden.data import load
 from aids.games.ekiden.model import (
     SKILLS,
@@ -130,6 +131,30 @@ def legal_picks(state: EkidenState, team: int) -> tuple[int, ...]:
     if roster is None:
         return ()
     return tuple(i for i in range(len(roster)) if i not in state.used[team])
+
+
+def leg_run_by(state: EkidenState, team: int, name: str) -> int | None:
+    """The leg in which a runner named ``name`` already ran for ``team`` (names compared as
+    names are: width and case aside), or None. A runner runs once; a roster refuses a pick
+    used before, but a typed card is the referee's word, so the page warns when its name
+    was run already (a card typed without a name is never matched).
+
+    >>> from aids.games.ekiden.model import EkidenSetup
+    >>> state = initial_state(EkidenSetup.default(["A", "B", "C"], start=0))
+    >>> state = apply(state, Situation(1, ("o", "-", "x", "-", "o")))
+    >>> state = apply(state, Run(0, 1, runner=Runner(4, 1, 1, name="Ｓato")))
+    >>> leg_run_by(state, 0, "sato"), leg_run_by(state, 1, "Sato"), leg_run_by(state, 0, "")
+    (1, None, None)
+    """
+    wanted = identity(name)
+    if not wanted:
+        return None
+    legs = (*state.history, state.entries)
+    return next(
+        (leg for leg, entries in enumerate(legs, start=1)
+         for e in entries if e.team == team and identity(e.runner.name) == wanted),
+        None,
+    )  # fmt: skip
 
 
 # --- apply -------------------------------------------------------------------------------

@@ -274,6 +274,29 @@ def test_a_runner_runs_once() -> None:
     assert 4 not in engine.legal_picks(state, first)
 
 
+def test_a_typed_runner_named_like_one_the_team_already_ran_is_found_for_a_warning() -> None:
+    """A runner runs once; a typed card is the referee's word, so a repeated name is only
+    warned about (the page asks ``leg_run_by``), not refused."""
+    state = reveal(engine.initial_state(setup(3)), "ooooo")
+    first = engine.next_runner(state)
+    assert first is not None
+    state = run(state, first, replace(runner(4), name="Sato"))
+    while state.leg == 1:
+        state = run(state, engine.next_runner(state), replace(runner(3), name="Kato"))
+    state = reveal(state, "ooooo")
+    assert engine.leg_run_by(state, first, "Ｓａｔｏ") == 1  # width and case aside
+    assert engine.leg_run_by(state, first, " sato ") == 1
+    others = [t for t in range(3) if t != first]
+    assert all(engine.leg_run_by(state, t, "Sato") is None for t in others)  # another team's
+    assert all(engine.leg_run_by(state, t, "Kato") == 1 for t in others)
+    assert engine.leg_run_by(state, first, "Suzuki") is None
+    assert engine.leg_run_by(state, first, "") is None  # a card typed without a name
+    while engine.next_runner(state) != first:
+        state = run(state, engine.next_runner(state), runner(3))
+    again = run(state, first, replace(runner(4), name="Sato"))  # warned, not refused
+    assert [e.runner.name for e in again.history[-1] if e.team == first] == ["Sato"]
+
+
 def test_a_team_with_a_roster_picks_from_it() -> None:
     state = engine.apply(engine.initial_state(setup(3)), Roster(0, roster()))
     state = reveal(state, "ooooo")
