@@ -60,19 +60,57 @@ def tr(key: str, **params: object) -> str:
     return t(key, lang(), **params)
 
 
-def esc(text: object) -> str:
-    """Escape user text (names, titles) before it goes into HTML markup."""
+def html_text(text: object) -> str:
+    """User text (a name, a title) inside HTML that no Markdown reads: ``st.html``, an
+    attribute. ``<``, ``>``, ``&`` and quotes become entities, so the text stays text.
+
+    For anything Streamlit reads as Markdown use ``md_text``; never both on one string."""
     return html.escape(str(text), quote=True)
 
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^])")
+# Every ASCII punctuation mark: CommonMark lets a backslash make any of them a literal.
+_MD_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+WORD_JOINER = "\u2060"  # invisible, and no line may break at it
+# Streamlit rewrites some text after the Markdown is parsed, when the backslashes are gone:
+# emoji short codes (``:smile:``), its icons (``:material/home:``, ``:streamlit:``, an image),
+# bare links (``http://…``, ``www.…``, ``a@b.c``: GFM's autolink literals are found in the
+# parsed text) and arrows and dashes (``->``, ``<-``, ``--``, ``>=``, ``<=``, ``~=``). An
+# invisible word joiner after the first character stops each of them.
+_MD_REWRITTEN = re.compile(
+    r":(?=[A-Za-z0-9_+/-]+:|//)"  # :smile:, :material/x:, :streamlit:; http:// and the like
+    r"|(?i:www)(?=\.)"  # www.
+    r"|(?<=[-.\w+])@(?=[\w-])"  # an e-mail address
+    r"|-(?=[->])|<(?=[-=])|[>~](?==)"  # -- -> <- <= >= ~=
+)
 
 
-def plain(text: object) -> str:
-    """User text for a widget label (pills, buttons), which Streamlit reads as Markdown: every
-    ASCII punctuation mark is backslash-escaped, so a name stays text (no link, no emphasis,
-    no emoji short code, no formula)."""
-    return _MARKDOWN.sub(r"\\\1", str(text))
+def md_text(text: object) -> str:
+    """User text (a name, a title, a file's words, a message quoting them) for anything
+    Streamlit reads as Markdown: ``st.markdown``, ``st.caption``, ``st.info``/``success``/
+    ``warning``/``error``, ``st.toast``, the labels and ``help`` of widgets, the options of
+    pills, segmented controls and radios, ``st.expander``, ``st.tabs``, ``st.popover`` and
+    ``st.dialog`` titles. It shows exactly as typed: no link, no image, no emphasis, no code,
+    no formula, no emoji, no colour, no heading, list or table, no HTML tag or entity.
+
+    Every ASCII punctuation mark is backslash-escaped, and an invisible word joiner breaks
+    what Streamlit rewrites after parsing (``_MD_REWRITTEN``). A translated message with user
+    text among its parameters: ``md_tr``. Not for widgets that show text as it is
+    (``st.selectbox``/``multiselect`` options, ``st.text``, ``st.code``): the backslashes
+    would show. Not for ``st.markdown(..., unsafe_allow_html=True)`` either, where text
+    inside an HTML block is read as HTML and backslashes mean nothing: draw markup with
+    ``st.html`` and ``html_text``."""
+    joined = _MD_REWRITTEN.sub(lambda m: m.group(0) + WORD_JOINER, str(text))
+    return _MD_PUNCTUATION.sub(r"\\\1", joined)
+
+
+def md_tr(key: str, **params: object) -> str:
+    """``tr`` for a Markdown surface: every parameter through ``md_text`` (a name, a title),
+    the message's own words as the catalogue wrote them."""
+    return tr(key, **{name: md_text(value) for name, value in params.items()})
+
+
+esc = html_text  # the old names, while the pages move to the two above
+plain = md_text
 
 
 def ink_on(background: str) -> str:
