@@ -12,7 +12,7 @@ import json
 import re
 import tomllib
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -63,6 +63,23 @@ def shown(raw: object, limit: int = 40) -> str:
     """
     value = raw if isinstance(raw, str) else repr(raw)
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in value[:limit])
+
+
+def only_fields(raw: Mapping[Any, Any], allowed: Iterable[str], where: str = "") -> None:
+    """Refuse a field nobody reads. A typo (``discard_cont``) or a field of another action
+    would otherwise be dropped and the rest taken as if it were all that was meant.
+
+    >>> only_fields({"type": "bet", "player": 0}, {"type", "player", "horse"})
+    >>> only_fields({"type": "bet", "hrose": 1}, {"type", "player", "horse"}, "action.")
+    Traceback (most recent call last):
+    aids.core.errors.InvalidAction: input/unknown_field: 'action.hrose' ...
+    """
+    known = set(allowed)
+    extra = sorted((k for k in raw if k not in known), key=str)
+    if extra:
+        raise InvalidAction(
+            "input/unknown_field", field=where + shown(extra[0]), allowed=", ".join(sorted(known))
+        )
 
 
 def identity(name: str) -> str:

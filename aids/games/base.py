@@ -221,6 +221,12 @@ class Game(ABC, Generic[SetupT, StateT, ActionT]):
     @abstractmethod
     def initial_state(self, setup: SetupT) -> StateT: ...
 
+    def initial_state_for(self, setup: SetupT, rules_version: int) -> StateT:
+        """The initial state of a table recorded under ``rules_version`` (one of
+        ``info.rules_versions``): a game whose rules changed replays an older table's log by
+        the rules it was recorded under. By default every version starts alike."""
+        return self.initial_state(setup)
+
     @abstractmethod
     def to_move(self, state: StateT) -> frozenset[Role]:
         """The actors who may act now; empty once the game is over.

@@ -103,7 +103,8 @@ def start(game: AnyGame, row: TableRow) -> Fold:
             known=", ".join(map(str, game.info.rules_versions)),
         )
     setup = game.setup_from_dict(row.setup)
-    return Fold(game, 0, [game.initial_state(setup)], game.seat_names(setup))
+    first = game.initial_state_for(setup, row.rules_version)
+    return Fold(game, 0, [first], game.seat_names(setup))
 
 
 def fold_events(game: AnyGame, row: TableRow, events: list[EventRow]) -> Fold:

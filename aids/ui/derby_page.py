@@ -104,9 +104,21 @@ def controls(ctx: TableContext) -> None:
     if _play_box(ctx) and engine.can_declare_no_cards(state):
         with st.expander(tr("derby.ui.end_race"), key="end_race_section"):
             st.caption(tr("derby.rulings.no_cards_left"))
-            st.button(
-                tr("derby.ui.no_cards_left"), key="no_cards_go", on_click=ctx.write(NoCardsLeft())
-            )
+            _no_cards_left(ctx)
+
+
+def _no_cards_left(ctx: TableContext) -> None:
+    """The "no cards left" button. While the tracker still counts cards in the pile the
+    engine wants the referee's confirmation: a tick box beside the button gives it."""
+    state: DerbyState = ctx.state
+    box = f"no_cards_confirm_{ctx.snapshot.seq}" if engine.no_cards_needs_confirm(state) else ""
+    if box:
+        st.checkbox(tr("derby.ui.no_cards_confirm", pile=state.pile), key=box)
+
+    def declare() -> NoCardsLeft:
+        return NoCardsLeft(confirm=bool(box and st.session_state.get(box)))
+
+    st.button(tr("derby.ui.no_cards_left"), key="no_cards_go", on_click=ctx.write_from(declare))
 
 
 def _horses(state: DerbyState, label: str, horses: tuple[int, ...], key: str) -> int | None:
@@ -253,9 +265,7 @@ def _no_card(ctx: TableContext) -> None:
                 on_click=ctx.write_from(_pass(seat, seq)),
             )
         if can_end:
-            st.button(
-                tr("derby.ui.no_cards_left"), key="no_cards_go", on_click=ctx.write(NoCardsLeft())
-            )
+            _no_cards_left(ctx)
 
 
 # --- board and scores ----------------------------------------------------------------------

@@ -184,8 +184,14 @@ def test_pass_and_no_cards_left_buttons(app_db: Path) -> None:
     at = new_app(table=pid, key=key, lang="en")
     at = click(at, "pass_go")
     assert service.snapshot(pid).log[-1].action.to_dict()["type"] == "pass"
-    at = click(at, "no_cards_go")
+    at = click(at, "no_cards_go")  # the tracker still counts cards: refused, nothing stored
+    assert service.snapshot(pid).state.ended is None
+    assert any("still counts" in e.value for e in at.error)
+    seq = service.snapshot(pid).seq
+    at.checkbox(key=f"no_cards_confirm_{seq}").check()
+    at = click(at.run(), "no_cards_go")
     state = service.snapshot(pid).state
     assert state.ended == "no_cards" and len(engine.finishers(state)) == 7
+    assert service.snapshot(pid).log[-1].action.confirm is True
     assert "Race over" in banner(at)
     assert not any(b.key == "play_go" for b in at.button)  # nothing more to record

@@ -13,6 +13,7 @@ from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
 from aids.games.base import Role
 from aids.games.derby.data import load
 from aids.games.derby.model import (
+    RULES_VERSIONS,
     Action,
     Bet,
     Card,
@@ -31,8 +32,11 @@ HIDDEN_SEED = -1  # a simulation's seed as a viewer or seat sees it
 # --- setup -------------------------------------------------------------------------------
 
 
-def initial_state(setup: DerbySetup) -> DerbyState:
-    """Fence 1, empty columns, first seat to act. Simulation shuffles with the stored seed."""
+def initial_state(setup: DerbySetup, rules: int = RULES_VERSIONS[-1]) -> DerbyState:
+    """Fence 1, empty columns, first seat to act. Simulation shuffles with the stored seed.
+
+    ``rules``: the rules version the table is recorded under (an older table's log replays
+    by its own rules)."""
     data = load()
     empty_column = tuple(() for _ in setup.horses)
     deck: tuple[Card, ...] = ()
@@ -58,6 +62,7 @@ def initial_state(setup: DerbySetup) -> DerbyState:
         pile=pile,
         deck=deck,
         hands=hands,
+        rules=rules,
     )
 
 
@@ -143,6 +148,17 @@ def can_declare_no_cards(state: DerbyState) -> bool:
     return state.ended is None and state.setup.mode == "tracking"
 
 
+def no_cards_needs_confirm(state: DerbyState) -> bool:
+    """Whether "no cards left" needs the referee's ``confirm`` now: the tracker still counts
+    cards in the draw pile (a discard left unrecorded makes it count too many, so the referee
+    may overrule it, but not by a slip).
+
+    >>> no_cards_needs_confirm(initial_state(DerbySetup.default(["Aki", "Ben"])))
+    True
+    """
+    return state.rules >= 2 and state.pile > 0
+
+
 def discard_limit(state: DerbyState, action: PlayCard | Pass) -> int:
     """The most cards of fallen horses the player may say they discarded with ``action``.
 
@@ -226,7 +242,7 @@ def apply(state: DerbyState, action: Action) -> DerbyState:
     if isinstance(action, Pass):
         return _pass(state, action)
     if isinstance(action, NoCardsLeft):
-        return _no_cards_left(state)
+        return _no_cards_left(state, action)
     raise InvalidAction("derby/malformed_action", field="type")
 
 
@@ -305,9 +321,11 @@ def _pass(state: DerbyState, action: Pass) -> DerbyState:
     return _end_turn(state, action.player, hand, action.discard, action.discard_count, played=0)
 
 
-def _no_cards_left(state: DerbyState) -> DerbyState:
+def _no_cards_left(state: DerbyState, action: NoCardsLeft) -> DerbyState:
     if state.setup.mode != "tracking":
         raise RuleViolation("derby/no_cards_left_tracking_only")
+    if no_cards_needs_confirm(state) and not action.confirm:
+        raise RuleViolation("derby/no_cards_left_pile", pile=state.pile)
     return replace(state, ended="no_cards", moves=state.moves + 1)
 
 

@@ -13,6 +13,7 @@ from aids.games.derby.chances import DerbyChances
 from aids.games.derby.data import load
 from aids.games.derby.describe import describe
 from aids.games.derby.model import (
+    RULES_VERSIONS,
     Action,
     DerbySetup,
     DerbyState,
@@ -40,6 +41,7 @@ class Derby(Game[DerbySetup, DerbyState, Action]):
         kind="derby",
         seats=(load().min_players, load().max_players),
         rulings=RULINGS,
+        rules_versions=RULES_VERSIONS,
     )
 
     def setup_from_dict(self, raw: object) -> DerbySetup:
@@ -60,6 +62,9 @@ class Derby(Game[DerbySetup, DerbyState, Action]):
     def initial_state(self, setup: DerbySetup) -> DerbyState:
         return engine.initial_state(setup)
 
+    def initial_state_for(self, setup: DerbySetup, rules_version: int) -> DerbyState:
+        return engine.initial_state(setup, rules_version)
+
     def to_move(self, state: DerbyState) -> frozenset[Role]:
         if engine.is_over(state):
             return frozenset()
@@ -70,7 +75,9 @@ class Derby(Game[DerbySetup, DerbyState, Action]):
 
     def legal_actions(self, state: DerbyState, actor: Role) -> Sequence[Action]:
         if actor.is_referee:
-            return [NoCardsLeft()] if engine.can_declare_no_cards(state) else []
+            if not engine.can_declare_no_cards(state):
+                return []
+            return [NoCardsLeft(confirm=engine.no_cards_needs_confirm(state))]
         if actor != Role.seat_of(state.turn):
             return []
         return engine.legal_actions(state)

@@ -15,6 +15,9 @@ BLACK = "black"
 Mode = Literal["tracking", "simulation"]
 MODES: tuple[Mode, ...] = ("tracking", "simulation")
 EndReason = Literal["fence5", "no_cards"]
+# The rules versions this engine replays. 2: "no cards left" while the tracker still counts
+# cards in the draw pile needs the referee's confirmation (version 1 logs end without it).
+RULES_VERSIONS = (1, 2)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -69,6 +72,7 @@ class Player:
 
 
 NAME_MAX = 40
+SETUP_FIELDS = ("players", "horses", "mode", "seed")
 
 
 def _name(raw: Mapping[str, Any], field: str) -> str:
@@ -130,11 +134,15 @@ class DerbySetup:
     def from_dict(cls, raw: object) -> DerbySetup:
         if not isinstance(raw, Mapping):
             raise InvalidAction("derby/setup_malformed", field="setup")
+        inputs.only_fields(raw, SETUP_FIELDS)
         players, horses = raw.get("players"), raw.get("horses")
         if not isinstance(players, list) or not all(isinstance(p, Mapping) for p in players):
             raise InvalidAction("derby/setup_malformed", field="players")
         if not isinstance(horses, list) or not all(isinstance(h, Mapping) for h in horses):
             raise InvalidAction("derby/setup_malformed", field="horses")
+        for where, rows in (("players", players), ("horses", horses)):
+            for i, row in enumerate(rows):
+                inputs.only_fields(row, ("name", "colour"), f"{where}[{i + 1}].")
         seed = raw.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InvalidAction("derby/setup_seed")
@@ -254,20 +262,41 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class NoCardsLeft:
-    """The referee declares every speed card played (tracking mode): the race ends now."""
+    """The referee declares every speed card played (tracking mode): the race ends now.
+
+    ``confirm``: the referee has checked the table although the tracker still counts cards
+    in the draw pile (a discard left unrecorded makes it count too many); without it such a
+    declaration is refused (``derby/no_cards_left_pile``), so a slip cannot end the race.
+    """
+
+    confirm: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "no_cards_left"}
+        return {"type": "no_cards_left", **({"confirm": True} if self.confirm else {})}
 
 
 Action = Bet | PlayCard | Pass | NoCardsLeft
+ACTION_FIELDS = {
+    "bet": ("type", "player", "horse"),
+    "play": ("type", "player", "horse", "card", "discard", "discard_count"),
+    "pass": ("type", "player", "discard", "discard_count"),
+    "no_cards_left": ("type", "confirm"),
+}
 
 
 def action_from_dict(raw: object) -> Action:
-    """Parse a stored or submitted action; malformed input names the field."""
+    """Parse a stored or submitted action; malformed input names the field, and a field the
+    action does not have is refused (never dropped).
+
+    >>> action_from_dict({"type": "no_cards_left", "player": 0, "horse": 5})
+    Traceback (most recent call last):
+    aids.core.errors.InvalidAction: input/unknown_field: 'horse' ...
+    """
     if not isinstance(raw, Mapping):
         raise InvalidAction("derby/malformed_action", field="action")
     kind = raw.get("type")
+    if isinstance(kind, str) and kind in ACTION_FIELDS:
+        inputs.only_fields(raw, ACTION_FIELDS[kind])
     if kind == "bet":
         return Bet(_int_field(raw, "player"), _int_field(raw, "horse"))
     if kind == "play":
@@ -283,7 +312,10 @@ def action_from_dict(raw: object) -> Action:
         cards, count = _discard_fields(raw)
         return Pass(_int_field(raw, "player"), cards, count)
     if kind == "no_cards_left":
-        return NoCardsLeft()
+        confirm = raw.get("confirm", False)
+        if not isinstance(confirm, bool):
+            raise InvalidAction("derby/malformed_action", field="confirm")
+        return NoCardsLeft(confirm)
     raise InvalidAction("derby/malformed_action", field="type")
 
 
@@ -320,6 +352,7 @@ class DerbyState:
     deck: tuple[Card, ...] = ()  # simulation: the draw pile, top first
     hands: tuple[tuple[Card, ...], ...] = ()  # simulation: each player's hand
     moves: int = field(default=0)  # actions accepted so far
+    rules: int = RULES_VERSIONS[-1]  # the rules version the table is recorded under
 
     @property
     def running(self) -> tuple[int, ...]:

@@ -9,6 +9,7 @@ import pytest
 from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
 from aids.games.base import REFEREE, VIEWER, Role
 from aids.games.derby import engine
+from aids.games.derby.game import GAME
 from aids.games.derby.model import (
     Bet,
     Card,
@@ -387,10 +388,54 @@ def test_end_after_fence_5_three_finishers() -> None:
 
 
 def test_end_ruling_referee_declares_no_cards_left_in_tracking() -> None:
-    state = fill_fence(tracking(), FENCE1)
+    state = replace(fill_fence(tracking(), FENCE1), pile=0)
+    assert not engine.no_cards_needs_confirm(state)
     state = engine.apply(state, NoCardsLeft())
     assert state.ended == "no_cards"
     assert len(engine.finishers(state)) == 7
+
+
+def test_end_ruling_no_cards_left_while_the_pile_counts_cards_needs_confirming() -> None:
+    state = fill_fence(tracking(), FENCE1)
+    assert state.pile > 0 and engine.no_cards_needs_confirm(state)
+    with pytest.raises(RuleViolation) as err:
+        engine.apply(state, NoCardsLeft())
+    assert err.value.code == "derby/no_cards_left_pile"
+    assert err.value.params["pile"] == state.pile
+    ended = engine.apply(state, NoCardsLeft(confirm=True))
+    assert ended.ended == "no_cards" and len(engine.finishers(ended)) == 7
+    assert GAME.legal_actions(state, REFEREE) == [NoCardsLeft(confirm=True)]
+
+
+def test_end_ruling_a_rules_version_1_table_ends_without_the_confirmation() -> None:
+    """Tables recorded before the confirmation existed replay as they were played."""
+    setup = DerbySetup.default(["A", "B", "C"])
+    assert GAME.info.rules_versions == (1, 2)
+    old = GAME.initial_state_for(setup, 1)
+    assert old.pile > 0 and not engine.no_cards_needs_confirm(old)
+    assert engine.apply(old, NoCardsLeft()).ended == "no_cards"
+    assert GAME.initial_state_for(setup, 2) == GAME.initial_state(setup)
+
+
+def test_discard_a_misspelt_discard_count_is_refused_not_dropped() -> None:
+    """``discard_cont`` would otherwise record a play without its discard: the pile's count
+    goes wrong and no one notices."""
+    raw = {"type": "play", "player": 0, "horse": 1, "card": "blue:2", "discard_cont": 3}
+    with pytest.raises(InvalidAction) as err:
+        action_from_dict(raw)
+    assert err.value.code == "input/unknown_field"
+    assert err.value.params["field"] == "discard_cont"
+    assert "discard_count" in err.value.message("en")
+
+
+def test_no_cards_left_takes_no_field_of_another_action() -> None:
+    """A bet typed with the wrong type must not end the race (its fields are refused)."""
+    with pytest.raises(InvalidAction) as err:
+        action_from_dict({"type": "no_cards_left", "player": 0, "horse": 5})
+    assert err.value.code == "input/unknown_field" and err.value.params["field"] == "horse"
+    with pytest.raises(InvalidAction) as err:
+        action_from_dict({"type": "no_cards_left", "confirm": "yes"})
+    assert err.value.code == "derby/malformed_action"
 
 
 def test_end_ruling_simulation_ends_when_pile_empty_and_nobody_can_play() -> None:
@@ -467,6 +512,7 @@ def test_actions_round_trip_through_dicts() -> None:
         PlayCard(2, 1, card("blue 0"), discard=(card("red 1"),)),
         Pass(1, discard_count=1),
         NoCardsLeft(),
+        NoCardsLeft(confirm=True),
     ]
     for a in actions:
         assert action_from_dict(a.to_dict()) == a
