@@ -129,10 +129,10 @@ def ink_on(background: str) -> str:
 def badge(text: object, background: str, title: str = "") -> str:
     """A small square mark with a letter or number on a colour (a player's seat, a counter):
     told apart by its text as well as its colour."""
-    tip = f' title="{esc(title)}"' if title else ""
+    tip = f' title="{html_text(title)}"' if title else ""
     return (
-        f'<span class="aids-badge" style="background:{esc(background)};'
-        f'color:{ink_on(background)}"{tip}>{esc(text)}</span>'
+        f'<span class="aids-badge" style="background:{html_text(background)};'
+        f'color:{ink_on(background)}"{tip}>{html_text(text)}</span>'
     )
 
 
@@ -154,7 +154,7 @@ def language_switch() -> None:
 
 def heading(text: str) -> None:
     """A heading of user text (a table title), shown as text: never Markdown, never a link."""
-    st.html(f'<h1 class="aids-title">{esc(text)}</h1>')
+    st.html(f'<h1 class="aids-title">{html_text(text)}</h1>')
 
 
 # Shared page styles. The main block's top padding is Streamlit's 8rem under the top
@@ -199,7 +199,7 @@ def banner(text: str, *, done: bool = False) -> None:
     """One line of news for everyone at the table (whose turn, how it ended): text only, so
     names stay text; a polite live region, so a screen reader hears the change."""
     css = "aids-banner done" if done else "aids-banner"
-    st.html(f'<div class="{css}" role="status">{esc(text)}</div>')
+    st.html(f'<div class="{css}" role="status">{html_text(text)}</div>')
 
 
 def base_url() -> str:
@@ -236,7 +236,7 @@ def show_flash() -> None:
         return
     _, code, params, stale = pending
     message = AidsError(code, **params).message(lang())
-    (st.warning if stale else st.error)(plain(message), icon="⚠️")
+    (st.warning if stale else st.error)(md_text(message), icon="⚠️")
     if st.button(tr("table.dismiss"), key="dismiss_flash", type="tertiary"):
         st.session_state.pop(FLASH, None)
         st.rerun()
@@ -273,14 +273,14 @@ def role_or_viewer(ask: Callable[[], R], viewer: R, paused: str) -> tuple[R, boo
     except AidsError as exc:
         if exc.code != paused:
             raise
-        st.warning(plain(exc.message(lang())))  # "try again in N s": follow meanwhile
+        st.warning(md_text(exc.message(lang())))  # "try again in N s": follow meanwhile
         return viewer, True
 
 
 def page_error(exc: AidsError) -> None:
     """A page that cannot be shown (no such table or event, the store out of reach): the
     message, and the way back home."""
-    st.error(plain(exc.message(lang())))
+    st.error(md_text(exc.message(lang())))
     if st.button(tr("table.back_home")):
         st.query_params.clear()
         st.rerun()

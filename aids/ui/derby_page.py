@@ -20,7 +20,7 @@ from aids.games.derby.data import load
 from aids.games.derby.describe import card_label, horse_label, player_label
 from aids.games.derby.model import Bet, Card, DerbyState, NoCardsLeft, Pass, PlayCard
 from aids.ui import layout
-from aids.ui.common import badge, banner, esc, lang, plain, tr
+from aids.ui.common import badge, banner, html_text, lang, md_text, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import cell, names_with_colours
 
@@ -38,7 +38,7 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
         colour = data.horse_colour(key)
         return colour.label(lang) if colour else key
 
-    st.markdown(f"**{esc(t('derby.ui.players_seat_order', lang))}**")
+    st.markdown(f"**{md_text(t('derby.ui.players_seat_order', lang))}**")
     players = names_with_colours(
         data.max_players,
         data.counter_colours,
@@ -125,7 +125,7 @@ def _horses(state: DerbyState, label: str, horses: tuple[int, ...], key: str) ->
     """A horse, each in its row's cell of a 4 × 2 grid."""
 
     def name(horse: int) -> str:
-        return plain(horse_label(state, horse))
+        return md_text(horse_label(state, horse))
 
     choice = layout.choice_grid(label, horses, key=key, grid=_horse_grid(horses), format_func=name)
     return None if choice is None else int(choice)
@@ -294,21 +294,22 @@ def _latest_cell(state: DerbyState, action: Any) -> tuple[str, int, int] | None:
 def _board(state: DerbyState, latest: Any, *, ended: bool, all_: bool) -> str:
     """Rows numbered, horses by name after a round dot; counters show their owner's seat."""
     data = load()
-    head = [cell("#", tag="th"), cell(esc(tr("derby.ui.horse")), tag="th")]
+    head = [cell("#", tag="th"), cell(html_text(tr("derby.ui.horse")), tag="th")]
     for fence in range(1, data.fences + 1):
         now = "now" if fence == state.fence and not ended else ""
         if fence in data.payout:
             tip = describe.slot_tip(fence, lang())
-            short = esc(tr("derby.ui.slot_short", points=data.payout[fence]))
-            head.append(cell(f'<abbr title="{esc(tip)}">{short}</abbr>', now, tag="th", tip=tip))
-        head.append(cell(esc(tr("derby.ui.fence_short", n=fence)), now, tag="th"))
+            short = html_text(tr("derby.ui.slot_short", points=data.payout[fence]))
+            abbr = f'<abbr title="{html_text(tip)}">{short}</abbr>'
+            head.append(cell(abbr, now, tag="th", tip=tip))
+        head.append(cell(html_text(tr("derby.ui.fence_short", n=fence)), now, tag="th"))
     rows = []
     for row, horse in enumerate(state.setup.horses):
         fell = state.fallen[row]
         colour = data.horse_colour(horse.colour)
         dot = f'<span class="dot" style="color:{colour.hex if colour else "#999"}">●</span>'
         note = f" ✕{fell}" if fell else (" 🏁" if ended else "")
-        cells = [cell(str(row + 1)), cell(f"{dot} {esc(horse.name)}{note}", "name")]
+        cells = [cell(str(row + 1)), cell(f"{dot} {html_text(horse.name)}{note}", "name")]
         for fence in range(1, data.fences + 1):
             if fence in data.payout:
                 owner = next(
@@ -350,9 +351,9 @@ def _scores(ctx: TableContext) -> None:
     best = outcome.winners if outcome else ()
     label = tr("derby.ui.scores_final") if outcome else tr("derby.ui.scores_if_now")
     items = [
-        f"<li>{_seat(state, seat)} {esc(player.name)}: <b>{totals[seat]}</b>"
+        f"<li>{_seat(state, seat)} {html_text(player.name)}: <b>{totals[seat]}</b>"
         f"{' 🏆' if seat in best else ''}"
-        f" · {esc(tr('derby.ui.counters_left', n=state.counters_left(seat)))}</li>"
+        f" · {html_text(tr('derby.ui.counters_left', n=state.counters_left(seat)))}</li>"
         for seat, player in enumerate(state.setup.players)
     ]
-    st.html(f"<p><b>{esc(label)}</b></p><ul class='aids-scores'>{''.join(items)}</ul>")
+    st.html(f"<p><b>{html_text(label)}</b></p><ul class='aids-scores'>{''.join(items)}</ul>")

@@ -10,7 +10,7 @@ from aids.games.ekiden import engine
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import MARK_SIGNS, runner_text, team_label
 from aids.games.ekiden.model import EkidenState
-from aids.ui.common import esc, tr
+from aids.ui.common import html_text, tr
 from aids.ui.context import TableContext
 
 # --- the road, standings, legs, chart --------------------------------------------------------
@@ -87,7 +87,7 @@ def _piece(state: EkidenState, team: int) -> str:
     colour = load().colour(state.setup.teams[team].colour)
     hex_ = colour.hex if colour else "#777"
     light = " light" if colour and colour.key == "yellow" else ""
-    name = esc(state.setup.teams[team].name)
+    name = html_text(state.setup.teams[team].name)
     return f'<span class="piece{light}" style="background:{hex_}" title="{name}">{team + 1}</span>'
 
 
@@ -97,18 +97,18 @@ def _standings(ctx: TableContext) -> None:
     for place, team in enumerate(engine.standings(state), start=1):
         p = state.places[team]
         rows.append(
-            f"<tr><td>{place}</td><td>{esc(team_label(state, team))}</td>"
+            f"<tr><td>{place}</td><td>{html_text(team_label(state, team))}</td>"
             f"<td>{p.column:+d}</td></tr>"
         )
     keys = ("ekiden.sheet.standing", "ekiden.ui.team", "ekiden.sheet.column")
-    head = "".join(f"<th>{esc(tr(k))}</th>" for k in keys)
+    head = "".join(f"<th>{html_text(tr(k))}</th>" for k in keys)
     st.html(f"<table><tr>{head}</tr>{''.join(rows)}</table>")
 
 
 def _legs(ctx: TableContext) -> None:
     state: EkidenState = ctx.state
     with st.expander(tr("ekiden.ui.leg_results"), expanded=True):
-        head = "".join(f"<th>{esc(team_label(state, t_))}</th>" for t_ in range(state.teams))
+        head = "".join(f"<th>{html_text(team_label(state, t_))}</th>" for t_ in range(state.teams))
         rows = []
         for leg, results in enumerate(state.history, start=1):
             by_team = {e.team: e for e in results}
@@ -116,12 +116,12 @@ def _legs(ctx: TableContext) -> None:
                 tr("ekiden.sheet.cell", declared=e.declared, rank=e.rank, standing=e.standing)
                 for e in (by_team[t_] for t_ in range(state.teams))
             ]
-            cells = "".join(f"<td>{esc(text)}</td>" for text in texts)
+            cells = "".join(f"<td>{html_text(text)}</td>" for text in texts)
             rows.append(f"<tr><td>{leg}</td>{cells}</tr>")
         out = engine.columns_gained(state, load().outbound)
         back = engine.columns_gained(state, load().return_legs)
         gained = "".join(f"<td>{o:+d} / {b:+d}</td>" for o, b in zip(out, back, strict=True))
-        rows.append(f"<tr><td>{esc(tr('ekiden.ui.out_back'))}</td>{gained}</tr>")
+        rows.append(f"<tr><td>{html_text(tr('ekiden.ui.out_back'))}</td>{gained}</tr>")
         st.html(
             f'{ROAD_CSS}<div class="road"><table class="legs"><tr><th>#</th>{head}</tr>'
             f"{''.join(rows)}</table></div>"
@@ -143,7 +143,7 @@ def _leg_detail(ctx: TableContext) -> None:
         key="leg_detail",
     )
     words = [tr("ekiden.ui.team"), *(tr(f"ekiden.sheet.{k}") for k in DETAIL)]
-    head = "".join(f"<th>{esc(w)}</th>" for w in words)
+    head = "".join(f"<th>{html_text(w)}</th>" for w in words)
     rows = []
     for e in state.history[(leg or 1) - 1]:
         bonus = e.skill_bonus + e.commander_bonus
@@ -159,7 +159,7 @@ def _leg_detail(ctx: TableContext) -> None:
             f"{e.place.column:+d}" if e.place else "",
             str(e.standing),
         ]
-        rows.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
+        rows.append("<tr>" + "".join(f"<td>{html_text(c)}</td>" for c in cells) + "</tr>")
     st.html(
         f'{ROAD_CSS}<div class="road"><table class="legs"><tr>{head}</tr>'
         f"{''.join(rows)}</table></div>"

@@ -26,7 +26,7 @@ from aids.games.ekiden.model import (
     Terrain,
 )
 from aids.ui import ekiden_board
-from aids.ui.common import banner, esc, plain, tr
+from aids.ui.common import banner, md_text, md_tr, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import names_with_colours
 
@@ -36,7 +36,7 @@ from aids.ui.layout import names_with_colours
 def setup_fields(lang: Lang) -> dict[str, Any]:
     """Teams in seat order with piece colours, the start player, the five course cards."""
     d = load()
-    st.markdown(f"**{esc(t('ekiden.ui.teams_seat_order', lang))}**")
+    st.markdown(f"**{md_text(t('ekiden.ui.teams_seat_order', lang))}**")
     teams = names_with_colours(
         d.max_teams,
         d.colours,
@@ -52,7 +52,7 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
         value=1,
         key="ek_start",
     )
-    st.markdown(f"**{esc(t('ekiden.ui.course_cards', lang))}**")
+    st.markdown(f"**{md_text(t('ekiden.ui.course_cards', lang))}**")
     st.caption(t("ekiden.rulings.terrain", lang))
     values: dict[int, int] = {}
     for card, (out_leg, back_leg) in zip(st.columns(5), d.course_pairs, strict=True):
@@ -115,7 +115,7 @@ def controls(ctx: TableContext) -> None:
         if team is not None and (ctx.role.is_referee or ctx.role == Role.seat_of(team)):
             _runner(ctx, team)
         elif team is not None:
-            st.caption(plain(tr("ekiden.ui.wait_turn", team=team_label(state, team))))
+            st.caption(md_tr("ekiden.ui.wait_turn", team=team_label(state, team)))
     if engine.roster_open(state):
         _rosters(ctx)
 
@@ -125,11 +125,11 @@ def _situation(ctx: TableContext) -> None:
     seq = ctx.snapshot.seq
     labels = set(engine.rank_labels(state.teams))
     with st.container(border=True, key="situation_box"):
-        st.markdown(f"**{plain(tr('ekiden.ui.situation_label', leg=state.leg))}**")
+        st.markdown(f"**{md_text(tr('ekiden.ui.situation_label', leg=state.leg))}**")
         for rank in range(1, 6):  # one row per leg rank, as printed on the card
             label_col, marks_col = st.columns([1, 3], vertical_alignment="center")
             used = "" if rank in labels else " ·"
-            label_col.markdown(plain(tr("ekiden.ui.rank_n", n=rank) + used))
+            label_col.markdown(md_text(tr("ekiden.ui.rank_n", n=rank) + used))
             marks_col.segmented_control(
                 tr("ekiden.ui.rank_n", n=rank),
                 options=list(MARKS),
@@ -157,15 +157,15 @@ def _runner(ctx: TableContext, team: int) -> None:
     state: EkidenState = ctx.state
     seq = ctx.snapshot.seq
     with st.container(border=True, key="runner_box"):
-        title = tr("ekiden.ui.runner_label", team=team_label(state, team))
-        st.markdown(f"**{plain(title)}**")
+        title = md_tr("ekiden.ui.runner_label", team=team_label(state, team))
+        st.markdown(f"**{title}**")
         roster = state.rosters[team]
         if roster is not None:
             picks = engine.legal_picks(state, team)
             pick = st.pills(
                 tr("ekiden.ui.pick"),
                 options=list(picks),
-                format_func=lambda p: plain(f"{p + 1}: {runner_text(roster[p], ctx.lang)}"),
+                format_func=lambda p: md_text(f"{p + 1}: {runner_text(roster[p], ctx.lang)}"),
                 key=f"pick_{seq}",
             )
             chosen = roster[pick] if pick is not None else None
@@ -178,8 +178,8 @@ def _runner(ctx: TableContext, team: int) -> None:
             chosen = _runner_as_typed(seq)
             ran = engine.leg_run_by(state, team, chosen.name)
             if ran is not None:
-                who = plain(team_label(state, team))
-                st.warning(tr("ekiden.ui.name_ran", name=plain(chosen.name), leg=ran, team=who))
+                who = team_label(state, team)
+                st.warning(md_tr("ekiden.ui.name_ran", name=chosen.name, leg=ran, team=who))
 
             def build() -> Run | None:
                 return Run(team, state.leg, runner=_runner_as_typed(seq))
@@ -194,7 +194,7 @@ def _runner(ctx: TableContext, team: int) -> None:
                 carried=f"{carried:+d}",
                 declared=declared,
             )
-            st.markdown(plain(words))
+            st.markdown(md_text(words))
         st.button(
             tr("ekiden.ui.play_runner"),
             key="run_go",

@@ -28,9 +28,10 @@ from aids.ui.common import (
     client,
     heading,
     lang,
+    md_text,
+    md_tr,
     page_error,
     page_header,
-    plain,
     role_or_viewer,
     run_write,
     service,
@@ -72,7 +73,7 @@ def render_table(public_id: str, key: str | None) -> None:
 
     with page_header(tools if role.is_referee else None):
         heading(snapshot.info.title)
-        who = tr(f"table.role.{role.kind}", seat=plain(_seat(snapshot, role)))
+        who = md_tr(f"table.role.{role.kind}", seat=_seat(snapshot, role))
         st.caption(f"{tr(game.info.name_key)} · {who}")
     if access.status == "replaced":
         st.warning(tr("table.key_replaced"))
@@ -144,7 +145,7 @@ def _watch(public_id: str, drawn: Drawn) -> None:
         st.warning(tr("table.store_away"))
         return
     except AidsError as exc:
-        st.warning(plain(exc.message(lang())))
+        st.warning(md_text(exc.message(lang())))
         return
     if now != drawn:
         st.rerun(scope="app")

@@ -13,7 +13,7 @@ from aids.games.grand_national import engine
 from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import horse_label, money, stable_label
 from aids.games.grand_national.model import BANK, HELD, SEALED, GnState
-from aids.ui.common import esc, ink_on, tr
+from aids.ui.common import html_text, ink_on, md_text, md_tr, tr
 from aids.ui.context import TableContext
 
 CSS = """
@@ -105,7 +105,7 @@ def _strip(state: GnState, lang: str) -> str:
             )
     parts.append("</svg>")
     data = base64.b64encode("".join(parts).encode()).decode("ascii")
-    label = esc(t("gn.ui.strip_label", lang, track=track.name(lang)))
+    label = html_text(t("gn.ui.strip_label", lang, track=track.name(lang)))
     return f'<div class="gn-strip"><img src="data:image/svg+xml;base64,{data}" alt="{label}"></div>'
 
 
@@ -115,7 +115,7 @@ def _order(state: GnState) -> None:
     if not horses:
         return
     words = [horse_label(state, h) + (" ✓" if h in state.moved else "") for h in horses]
-    st.caption(tr("gn.ui.order_now", order=" → ".join(words)))
+    st.caption(md_tr("gn.ui.order_now", order=" → ".join(words)))
 
 
 def _field(ctx: TableContext) -> None:
@@ -139,17 +139,17 @@ def _field(ctx: TableContext) -> None:
                 f"{h % load().horses + 1}</span>")  # fmt: skip
         cells = [
             str(i + 1),
-            f"{disc} {esc(horse_label(state, h))}",
-            esc(tr("gn.ui.distance_at", distance=state.distance[h], lap=lap)),
+            f"{disc} {html_text(horse_label(state, h))}",
+            html_text(tr("gn.ui.distance_at", distance=state.distance[h], lap=lap)),
             str(state.lane[h]),
             str(state.handicap[h]),
             f"{state.speed_left(h)} / {state.top()}",
             str(state.penalty[h] or ""),
-            esc(status),
+            html_text(status),
         ]
         rows.append("".join(f"<td>{c}</td>" for c in cells))
-    heads = "".join(f"<th>{esc(h)}</th>" for h in head)
-    label = esc(tr("gn.ui.field"))
+    heads = "".join(f"<th>{html_text(h)}</th>" for h in head)
+    label = html_text(tr("gn.ui.field"))
     st.html(
         f'{CSS}<div class="scroll" tabindex="0" role="region" aria-label="{label}">'
         f'<table class="gn"><tr>{heads}</tr>{"".join(f"<tr>{r}</tr>" for r in rows)}</table></div>'
@@ -163,7 +163,7 @@ def _grids(ctx: TableContext) -> None:
     grid, top = load().grid, state.top()
     with st.expander(tr("gn.ui.grids"), expanded=False):
         for seat in range(state.seats):
-            parts = [f"<p><b>{esc(stable_label(state, seat))}</b></p>"]
+            parts = [f"<p><b>{html_text(stable_label(state, seat))}</b></p>"]
             for slot in range(load().horses):
                 h = seat * load().horses + slot
                 used_from = top - state.used[h]
@@ -171,8 +171,8 @@ def _grids(ctx: TableContext) -> None:
                 for n in range(1, grid + 1):
                     css = "off" if n > top else ("used" if n > used_from else "")
                     cells.append(f'<span class="{css}">{n}</span>')
-                parts.append(f"<div>{esc(horse_label(state, h))} · "
-                             f"{esc(tr('gn.ui.speed_left'))} {state.speed_left(h)}</div>"
+                parts.append(f"<div>{html_text(horse_label(state, h))} · "
+                             f"{html_text(tr('gn.ui.speed_left'))} {state.speed_left(h)}</div>"
                              f'<div class="grid64">{"".join(cells)}</div>')  # fmt: skip
             st.html(CSS + "".join(parts))
 
@@ -185,11 +185,11 @@ def _odds(ctx: TableContext) -> None:
             win, show = state.odds[h]
             price = state.setup.horse(h).price
             rows.append(
-                f"<tr><td>{esc(horse_label(state, h))}</td><td class='n'>{money(price)}</td>"
+                f"<tr><td>{html_text(horse_label(state, h))}</td><td class='n'>{money(price)}</td>"
                 f"<td class='n'>{state.handicap[h]}</td><td class='n'>{win.text()}</td>"
                 f"<td class='n'>{show.text()}</td></tr>"
             )
-        head = "".join(f"<th>{esc(tr(k))}</th>" for k in ("gn.ui.horse", "gn.ui.price",
+        head = "".join(f"<th>{html_text(tr(k))}</th>" for k in ("gn.ui.horse", "gn.ui.price",
                        "gn.ui.handicap", "gn.kind.win", "gn.kind.show"))  # fmt: skip
         st.html(f'{CSS}<table class="gn"><tr>{head}</tr>{"".join(rows)}</table>')
 
@@ -199,7 +199,7 @@ def _money(ctx: TableContext) -> None:
     cash = " · ".join(
         f"{stable_label(state, s)} {money(engine.cash(state, s))}" for s in range(state.seats)
     )
-    st.markdown(f"**{esc(tr('gn.ui.cash'))}**: {esc(cash)}")
+    st.markdown(f"**{md_text(tr('gn.ui.cash'))}**: {md_text(cash)}")
     sealed = sum(1 for b in state.blind if b is SEALED)
     if sealed:
         st.caption(tr("gn.ui.blind_sealed", n=sealed))
@@ -211,9 +211,10 @@ def _money(ctx: TableContext) -> None:
             to = names.get(line.to) or stable_label(state, line.to)
             horse = horse_label(state, line.horse) if line.horse is not None else ""
             rows.append(
-                f"<tr><td>{esc(frm)}</td><td>→ {esc(to)}</td><td class='n'>{money(line.amount)}"
-                f"</td><td>{esc(tr(f'gn.reason.{line.reason}'))}</td><td>{esc(horse)}</td></tr>"
+                f"<tr><td>{html_text(frm)}</td><td>→ {html_text(to)}</td>"
+                f"<td class='n'>{money(line.amount)}</td>"
+                f"<td>{html_text(tr(f'gn.reason.{line.reason}'))}</td><td>{html_text(horse)}</td></tr>"
             )
-        label = esc(tr("gn.ui.ledger"))
+        label = html_text(tr("gn.ui.ledger"))
         st.html(f'{CSS}<div class="scroll" tabindex="0" role="region" aria-label="{label}">'
                 f'<table class="gn">{"".join(rows)}</table></div>')  # fmt: skip

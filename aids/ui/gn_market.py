@@ -17,7 +17,7 @@ from aids.games.grand_national.model import (
     SetOdds,
     Start,
 )
-from aids.ui.common import plain, tr
+from aids.ui.common import md_text, tr
 from aids.ui.context import TableContext
 
 
@@ -35,7 +35,7 @@ def market(ctx: TableContext) -> None:
     if role.is_referee or role.seat is not None:
         seats = list(range(state.seats)) if role.is_referee else [role.seat or 0]
         with st.container(border=True, key="bet_box"):
-            st.markdown(f"**{plain(tr('gn.ui.bet_title'))}**")
+            st.markdown(f"**{md_text(tr('gn.ui.bet_title'))}**")
             who = st.selectbox(
                 tr("gn.ui.stable"),
                 options=seats,

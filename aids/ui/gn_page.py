@@ -29,7 +29,7 @@ from aids.games.grand_national.model import (
 )
 from aids.games.grand_national.track import Track, sample_track
 from aids.ui import gn_board, gn_market, gn_race
-from aids.ui.common import banner, plain, tr
+from aids.ui.common import banner, md_text, md_tr, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import names_with_colours
 
@@ -51,10 +51,10 @@ def setup_before_form(lang: Lang) -> None:
         track = Track.from_file_bytes(upload.getvalue(), upload.name)
     except AidsError as exc:
         st.session_state.pop(TRACK_KEY, None)
-        st.error(plain(exc.message(lang)))
+        st.error(md_text(exc.message(lang)))
         return
     st.session_state[TRACK_KEY] = track.to_dict()
-    st.caption(t("gn.ui.track_loaded", lang, name=track.name(lang), lap=track.lap))
+    st.caption(t("gn.ui.track_loaded", lang, name=md_text(track.name(lang)), lap=track.lap))
 
 
 # --- setup -----------------------------------------------------------------------------------
@@ -63,7 +63,7 @@ def setup_before_form(lang: Lang) -> None:
 def setup_fields(lang: Lang) -> dict[str, Any]:
     """Stables in seat order with colours, the bookmaker, the horses as dealt, the variants."""
     d = load()
-    st.markdown(f"**{plain(t('gn.ui.stables_seat_order', lang))}**")
+    st.markdown(f"**{md_text(t('gn.ui.stables_seat_order', lang))}**")
     stables = names_with_colours(
         d.max_stables,
         d.colours,
@@ -72,7 +72,7 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
         key="gn_stable",
         lang=lang,
     )
-    st.markdown(f"**{plain(t('gn.ui.horses', lang))}**")
+    st.markdown(f"**{md_text(t('gn.ui.horses', lang))}**")
     st.caption(t("gn.ui.horses_hint", lang))
     defaults = (60000, 40000, 20000, 30000)
     rows = [
@@ -272,19 +272,19 @@ def _blind(ctx: TableContext) -> None:
         what = (
             tr("gn.ui.blind_none")
             if not mine.stake or mine.horse is None
-            else tr(
+            else md_tr(
                 "gn.ui.blind_mine",
                 horse=horse_label(state, mine.horse),
                 kind=tr(f"gn.kind.{mine.kind}"),
                 stake=money(mine.stake),
             )
         )
-        st.success(plain(what))
+        st.success(what)
         return
     seq = ctx.snapshot.seq
     most = min(load().blind_max, engine.cash(state, seat))
     with st.container(border=True, key="blind_box"):
-        st.markdown(f"**{plain(tr('gn.ui.blind_title'))}**")
+        st.markdown(f"**{md_text(tr('gn.ui.blind_title'))}**")
         st.caption(tr("gn.ui.blind_hint", most=money(load().blind_max)))
         horse = st.selectbox(
             tr("gn.ui.horse"),

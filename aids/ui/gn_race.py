@@ -16,7 +16,7 @@ from aids.games.grand_national.model import (
     Move,
     PullUp,
 )
-from aids.ui.common import plain, tr
+from aids.ui.common import md_tr, tr
 from aids.ui.context import TableContext
 
 
@@ -28,7 +28,7 @@ def race(ctx: TableContext) -> None:
     if horse is not None:
         handicap, left = state.handicap[horse], state.speed_left(horse)
         with st.container(border=True, key="move_box"):
-            st.markdown(f"**{plain(tr('gn.ui.move_title', horse=horse_label(state, horse)))}**")
+            st.markdown(f"**{md_tr('gn.ui.move_title', horse=horse_label(state, horse))}**")
             st.caption(
                 tr(
                     "gn.ui.move_hint",
@@ -72,12 +72,10 @@ def race(ctx: TableContext) -> None:
             deck = engine.deck_for(state, moved)
             if deck:
                 st.info(
-                    plain(
-                        tr(
-                            "gn.ui.draw_card",
-                            horse=horse_label(state, moved),
-                            deck=tr(f"gn.deck.{deck}"),
-                        )
+                    md_tr(
+                        "gn.ui.draw_card",
+                        horse=horse_label(state, moved),
+                        deck=tr(f"gn.deck.{deck}"),
                     )
                 )
     _cards(ctx)
@@ -105,7 +103,7 @@ def _cards(ctx: TableContext) -> None:
         if effect == "advance":
             target = engine.advance_target(state, horse)
             if target is not None and target != horse:
-                st.caption(plain(tr("gn.ui.advance_instead", horse=horse_label(state, target))))
+                st.caption(md_tr("gn.ui.advance_instead", horse=horse_label(state, target)))
         if effect in ("advance", "penalty", "handicap", "speed"):
             st.number_input(
                 tr("gn.ui.value"),

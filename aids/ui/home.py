@@ -15,12 +15,12 @@ from aids.core.links import meet_url, viewer_url
 from aids.tables import load_export
 from aids.ui.common import (
     base_url,
-    esc,
+    html_text,
     lan_warning,
     lang,
+    md_text,
     meets,
     page_header,
-    plain,
     service,
     tr,
 )
@@ -79,12 +79,14 @@ def _table_list() -> None:
         within = ""
         if event is not None:
             page = meet_url(base, event.public_id, lang())
-            name = esc(tr("meet.in_event", title=event.title))
-            within = f' · <a href="{esc(page)}" target="_self">{name}</a>'
+            name = html_text(tr("meet.in_event", title=event.title))
+            within = f' · <a href="{html_text(page)}" target="_self">{name}</a>'
         items.append(
-            f"<li><b>{esc(info.title)}</b> · {esc(tr(f'{info.kind}.name'))}"
-            f" · {esc(info.created_at[:16].replace('T', ' '))} · {esc(tr('table.steps', n=seq))}"
-            f' · <a href="{esc(link)}" target="_self">{esc(tr("table.open_viewer"))}</a>'
+            f"<li><b>{html_text(info.title)}</b> · {html_text(tr(f'{info.kind}.name'))}"
+            f" · {html_text(info.created_at[:16].replace('T', ' '))}"
+            f" · {html_text(tr('table.steps', n=seq))}"
+            f' · <a href="{html_text(link)}" target="_self">'
+            f"{html_text(tr('table.open_viewer'))}</a>"
             f"{within}</li>"
         )
     st.html(f"<ul>{''.join(items)}</ul>")
@@ -96,7 +98,7 @@ def _import_form() -> None:
         try:
             info = service().import_(load_export(upload.getvalue()))
         except AidsError as exc:
-            st.error(plain(exc.message(lang())))
+            st.error(md_text(exc.message(lang())))
             return
-        st.success(f"{tr('table.imported')}: {info.title}")
+        st.success(f"{tr('table.imported')}: {md_text(info.title)}")
         st.link_button(tr("table.open_viewer"), viewer_url(base_url(), info.public_id, lang()))

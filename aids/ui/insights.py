@@ -19,7 +19,7 @@ from aids.games.chances import Estimate
 from aids.store import store_locator
 from aids.tables import TableService
 from aids.tables.chances import BUDGET_SECONDS, PLAYOUTS, Chances, ChanceService
-from aids.ui.common import esc, service, tr
+from aids.ui.common import html_text, md_tr, service, tr
 from aids.ui.context import TableContext
 
 
@@ -71,7 +71,7 @@ def replay(ctx: TableContext) -> TableContext:
         what = tr("replay.sealed")
     else:
         what = ctx.game.describe(history[step - 1], done[-1].action, ctx.lang)
-    st.info(tr("replay.showing", step=step, steps=steps, action=what))
+    st.info(md_tr("replay.showing", step=step, steps=steps, action=what))
     return TableContext(past, None, ctx.game, ctx.lang)
 
 
@@ -126,7 +126,7 @@ def _bars(ctx: TableContext, est: Estimate) -> str:
             continue
         top = max((v for _, v, _ in figures), default=0.0) or 1.0
         for measure, value, error in figures:
-            name = esc(model.label(state, measure, ctx.lang))
+            name = html_text(model.label(state, measure, ctx.lang))
             if measure.kind == "probability":
                 width, text = 100 * value, f"{100 * value:.0f} %"
                 spread = f" ±{100 * error:.0f}" if error >= 0.005 else ""
@@ -143,7 +143,8 @@ def _bars(ctx: TableContext, est: Estimate) -> str:
                 f'<td class="num">{text}<small>{spread}</small></td></tr>'
             )
         sections.append(
-            f'<table class="aids-chances"><caption>{esc(model.title(group, ctx.lang))}</caption>'
+            f'<table class="aids-chances">'
+            f"<caption>{html_text(model.title(group, ctx.lang))}</caption>"
             f"{''.join(rows)}</table>"
         )
     return CHANCES_CSS + f'<div class="aids-chances-wrap">{"".join(sections)}</div>'

@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from aids.games.palette import Colour
-from aids.ui.common import esc, ink_on, plain
+from aids.ui.common import html_text, ink_on, md_text
 
 PILL_ROW = 2.1  # rem: one row of a grid of pills
 PILL_GAP = 0.3  # rem: between rows and columns
@@ -50,7 +50,7 @@ def head_row(text: str, key: str) -> Any:
         " { flex: 1 1 11rem; min-width: 11rem; }</style>"
     )
     row = st.container(horizontal=True, vertical_alignment="center", key=key)
-    row.html(f'<p class="aids-head">{esc(text)}</p>', width="stretch")
+    row.html(f'<p class="aids-head">{html_text(text)}</p>', width="stretch")
     return row
 
 
@@ -80,7 +80,9 @@ def grid_note(text: str, grid: Grid, key: str) -> None:
     """Words in place of a choice laid out on ``grid``, at its height (nothing below moves)."""
     note = f'[data-key="{key}"]'
     st.html(_responsive(note, grid, lambda g: [f"{note} {{ height: {Grid.height(g.rows)}; }}"]))
-    st.html(f'<div class="aids-grid-note" data-key="{esc(key)}"><p>{esc(text)}</p></div>')
+    st.html(
+        f'<div class="aids-grid-note" data-key="{html_text(key)}"><p>{html_text(text)}</p></div>'
+    )
 
 
 def choice_grid(
@@ -92,7 +94,7 @@ def choice_grid(
     group = f'.st-key-{key} [role="radiogroup"]'
     st.html(_responsive(group, grid, lambda g: _grid_css(group, g)))
     return st.pills(
-        plain(label),
+        md_text(label),
         options=list(options),
         format_func=format_func,
         key=key,
@@ -111,7 +113,7 @@ def count_input(label: str, limit: int, key: str) -> int:
 def cell(content: str, *classes: str, tag: str = "td", tip: str = "") -> str:
     """One table cell of ready-made HTML, with its classes and a tooltip (escaped here)."""
     css = " ".join(c for c in classes if c)
-    attrs = (f' class="{css}"' if css else "") + (f' title="{esc(tip)}"' if tip else "")
+    attrs = (f' class="{css}"' if css else "") + (f' title="{html_text(tip)}"' if tip else "")
     attrs += ' scope="col"' if tag == "th" else ""
     return f"<{tag}{attrs}>{content}</{tag}>"
 
@@ -120,7 +122,7 @@ def board_table(head: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]], 
     """The board: ``head`` cells, then each row's (class, cells), in the shared look."""
     body = "".join(f'<tr class="{css}">{"".join(cells)}</tr>' for css, cells in rows)
     return (
-        f'{BOARD_CSS}<div class="aids-board-wrap"><table class="aids-board {esc(kind)}">'
+        f'{BOARD_CSS}<div class="aids-board-wrap"><table class="aids-board {html_text(kind)}">'
         f"<tr>{''.join(head)}</tr>{body}</table></div>"
     )
 
@@ -128,23 +130,23 @@ def board_table(head: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]], 
 def alert(text: str) -> None:
     """Something the referee must know before going on (first line bold), read out at once."""
     first, _, rest = text.partition("\n")
-    more = f"<br>{esc(rest)}" if rest else ""
-    st.html(f'<div class="aids-banner warn" role="alert"><b>{esc(first)}</b>{more}</div>')
+    more = f"<br>{html_text(rest)}" if rest else ""
+    st.html(f'<div class="aids-banner warn" role="alert"><b>{html_text(first)}</b>{more}</div>')
 
 
 def legend_line(text: str, latest: str) -> str:
     """The line under a board that says what its marks mean, and how the last move looks."""
     return (
-        f'<p class="aids-legend">{esc(text)} <span class="box" aria-hidden="true"></span> '
-        f"{esc(latest)}</p>"
+        f'<p class="aids-legend">{html_text(text)} <span class="box" aria-hidden="true"></span> '
+        f"{html_text(latest)}</p>"
     )
 
 
 def chip(text: object, background: str) -> str:
     """A card or a value on its colour, in black or white, whichever reads better."""
     return (
-        f'<span class="chip" style="background:{esc(background)};color:{ink_on(background)}">'
-        f"{esc(text)}</span>"
+        f'<span class="chip" style="background:{html_text(background)};color:{ink_on(background)}">'
+        f"{html_text(text)}</span>"
     )
 
 

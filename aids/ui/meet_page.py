@@ -25,14 +25,14 @@ from aids.print.meet_sheet import render_meet_pack, render_standings
 from aids.ui.common import (
     base_url,
     client,
-    esc,
     heading,
+    html_text,
     lang,
+    md_text,
     meets,
     page_error,
     page_header,
     paper_choice,
-    plain,
     role_or_viewer,
     run_write,
     show_flash,
@@ -83,7 +83,7 @@ def render_meet(public_id: str, key: str | None) -> None:
     organiser = role == "organiser"
     with page_header(lambda: _event_qr(info)):
         heading(info.title)
-        st.caption(f"{tr('meet.name')} · {info.date} · {tr(f'meet.role.{role}')}")
+        st.caption(f"{tr('meet.name')} · {md_text(info.date)} · {tr(f'meet.role.{role}')}")
     st.html(MEET_CSS)
     if key and not organiser:
         st.error(tr("meet.key_invalid"))
@@ -99,7 +99,7 @@ def _event_qr(info: MeetInfo) -> None:
     link = meet_url(base_url(), info.public_id, lang())
     with st.popover(tr("meet.qr_button"), key="meet_qr"):
         st.image(_qr(link), width=240, alt=tr("meet.link"))
-        st.markdown(f"**{esc(tr('meet.link'))}**")
+        st.markdown(f"**{md_text(tr('meet.link'))}**")
         st.code(link, language=None, wrap_lines=True)
 
 
@@ -110,7 +110,7 @@ def _live(public_id: str) -> None:
         info = meets().info(public_id)
         tables = meets().tables_of(public_id)
     except AidsError as exc:
-        st.error(plain(exc.message(lang())))
+        st.error(md_text(exc.message(lang())))
         return
     rows = meets().standings(public_id, tables)
     hidden = len(meets().members(public_id)) - len(tables)
@@ -138,14 +138,14 @@ def _standings(rows: tuple[Standing, ...]) -> None:
     heads = ("rank", "name", "points", "played", "wins", "in_play")
     numeric = ' class="n"'
     head = "".join(
-        f'<th scope="col"{"" if h == "name" else numeric}>{esc(tr(f"meet.col.{h}"))}</th>'
+        f'<th scope="col"{"" if h == "name" else numeric}>{html_text(tr(f"meet.col.{h}"))}</th>'
         for h in heads
     )
     body = []
     for row in rows:
         first = ' class="first"' if row.rank == 1 and row.points > 0 else ""
         cells = (
-            f'<td class="n">{row.rank}</td><td>{esc(row.name)}</td>'
+            f'<td class="n">{row.rank}</td><td>{html_text(row.name)}</td>'
             f'<td class="n">{row.points:,}</td><td class="n">{row.played}</td>'
             f'<td class="n">{row.wins}</td><td class="n">{row.in_play or ""}</td>'
         )
@@ -166,9 +166,9 @@ def _table_card(n: int, status: TableStatus) -> None:
         qr_col, text_col = st.columns([1, 3], vertical_alignment="center")
         qr_col.image(_qr(link), width=104, alt=tr("meet.table_qr", title=status.title))
         text_col.html(
-            f'<p class="aids-table-head">{n + 1}. {esc(t(f"{status.kind}.name", current))}'
-            f" · {esc(status.title)}</p>"
-            f'<p class="aids-table-line{done}">{esc(status.line(current))}</p>'
+            f'<p class="aids-table-head">{n + 1}. {html_text(t(f"{status.kind}.name", current))}'
+            f" · {html_text(status.title)}</p>"
+            f'<p class="aids-table-line{done}">{html_text(status.line(current))}</p>'
         )
         text_col.link_button(tr("meet.open_table"), link, type="tertiary")
 
@@ -254,7 +254,7 @@ def _settings(info: MeetInfo, key: str) -> None:
         scoring = scoring_of(rule, points)
         meets().update(info.public_id, key, title=title, date=_day(day), scoring=scoring)
     except AidsError as exc:
-        st.error(plain(exc.message(current)))
+        st.error(md_text(exc.message(current)))
         return
     st.rerun()
 
@@ -309,7 +309,7 @@ def _printing(info: MeetInfo, key: str) -> None:
     try:  # whether it may be offered; the file itself is made, and the key checked, on click
         meets().organiser_export(pid, key)
     except AidsError as exc:
-        st.caption(plain(exc.message(current)))
+        st.caption(md_text(exc.message(current)))
         return
     st.download_button(
         tr("meet.export"),
@@ -338,9 +338,9 @@ def event_tab() -> None:
     listed = meets().list_meets()
     if listed:
         items = [
-            f"<li><b>{esc(m.title)}</b> · {esc(m.date)}"
-            f' · <a href="{esc(meet_url(base_url(), m.public_id, current))}" target="_self">'
-            f"{esc(tr('meet.open'))}</a></li>"
+            f"<li><b>{html_text(m.title)}</b> · {html_text(m.date)}"
+            f' · <a href="{html_text(meet_url(base_url(), m.public_id, current))}" target="_self">'
+            f"{html_text(tr('meet.open'))}</a></li>"
             for m in listed
         ]
         st.html(f"<ul>{''.join(items)}</ul>")
@@ -357,7 +357,7 @@ def event_tab() -> None:
     try:
         info, key = meets().create(title, _day(day), scoring_of(rule, points))
     except AidsError as exc:
-        st.error(plain(exc.message(current)))
+        st.error(md_text(exc.message(current)))
         return
     st.query_params.update({"meet": info.public_id, "key": key, "lang": current})
     announce_organiser_link(info.public_id, key, created=True)  # once, with a QR code

@@ -12,7 +12,7 @@ from aids import registry
 from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.tables import TableInfo
-from aids.ui.common import lang, plain, service, tr
+from aids.ui.common import lang, md_text, service, tr
 from aids.ui.context import page_for
 
 Create = Callable[[str, str, dict[str, Any]], tuple[TableInfo, str]]
@@ -48,5 +48,5 @@ def table_form(
     try:
         return (create or service().create)(kind, title, setup)
     except AidsError as exc:
-        st.error(plain(exc.message(current)))
+        st.error(md_text(exc.message(current)))
         return None

@@ -15,7 +15,7 @@ from aids.games.rally.board import RallyMap
 from aids.games.rally.data import load
 from aids.games.rally.describe import car_label, cards_text
 from aids.games.rally.model import RallyState
-from aids.ui.common import esc, ink_on, tr
+from aids.ui.common import html_text, ink_on, md_tr, tr
 from aids.ui.context import TableContext
 
 MAP_CSS = """
@@ -68,7 +68,7 @@ def map_image(state: RallyState, lang: str) -> str:
     with a data URI, not inline SVG)."""
     svg = map_svg(state, lang)
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    label = esc(tr("rally.ui.map_label", map=state.setup.board.name(lang)))
+    label = html_text(tr("rally.ui.map_label", map=state.setup.board.name(lang)))
     return (
         f'<div class="rally-map"><img src="data:image/svg+xml;base64,{data}" alt="{label}"></div>'
     )
@@ -126,7 +126,7 @@ def map_svg(state: RallyState, lang: str) -> str:
         x, y = xy(town_id)
         parts.append(
             f'<text x="{x + 6:.1f}" y="{y - 5:.1f}" font-size="13" fill="#52606d">'
-            f"{esc(board_map.town_name(town_id, lang))}</text>"
+            f"{html_text(board_map.town_name(town_id, lang))}</text>"
         )
     for town_id in sorted(marked):
         x, y = xy(town_id)
@@ -136,7 +136,7 @@ def map_svg(state: RallyState, lang: str) -> str:
         jam = "🚧 " if town_id in state.jams else ""
         parts.append(
             f'<text x="{x + 8:.1f}" y="{y - 8:.1f}" font-size="18" font-weight="700">'
-            f"{esc(jam + mark + board_map.town_name(town_id, lang))}</text>"
+            f"{html_text(jam + mark + board_map.town_name(town_id, lang))}</text>"
         )
     by_town: dict[str, list[int]] = {}
     for seat, town_id in enumerate(state.towns):
@@ -148,7 +148,7 @@ def map_svg(state: RallyState, lang: str) -> str:
             fill = colour.hex if colour else "#777"
             cx, cy = x + i * 20 - (len(seats) - 1) * 10, y + 16
             parts.append(
-                f"<g><title>{esc(car_label(state, seat))}</title>"
+                f"<g><title>{html_text(car_label(state, seat))}</title>"
                 f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="10" fill="{fill}" stroke="#fff"/>'
                 f'<text x="{cx:.1f}" y="{cy + 5:.1f}" font-size="14" text-anchor="middle" '
                 f'fill="{ink_on(fill)}" style="stroke:none;font-weight:700">{seat + 1}</text></g>'
@@ -191,20 +191,20 @@ def _standings(ctx: TableContext) -> None:
             )
             cells = [
                 str(place),
-                f"{disc} {esc(state.setup.players[seat].name)}",
-                esc(board_map.town_name(state.towns[seat], ctx.lang)),
+                f"{disc} {html_text(state.setup.players[seat].name)}",
+                html_text(board_map.town_name(state.towns[seat], ctx.lang)),
                 f'<span class="num">{km} km</span>',
                 str(state.hand_sizes[seat]),
-                esc(status_words(state, seat, ctx.lang)),
+                html_text(status_words(state, seat, ctx.lang)),
             ]
             if teams:
                 team = state.setup.players[seat].team or 0
-                cells += [esc(state.setup.teams[team]), str(points[seat])]
+                cells += [html_text(state.setup.teams[team]), str(points[seat])]
             rows.append("".join(f"<td>{c}</td>" for c in cells))
         place += len(group)
-    heads = "".join(f"<th>{esc(h)}</th>" for h in head)
+    heads = "".join(f"<th>{html_text(h)}</th>" for h in head)
     body = "".join(f"<tr>{r}</tr>" for r in rows)
-    label = esc(tr("rally.ui.standings"))
+    label = html_text(tr("rally.ui.standings"))
     st.html(
         f'{MAP_CSS}<div style="overflow-x:auto" tabindex="0" role="region" aria-label="{label}">'
         f'<table class="cars"><tr>{heads}</tr>{body}</table></div>'
@@ -214,7 +214,7 @@ def _standings(ctx: TableContext) -> None:
         words = " · ".join(
             f"{name} {total}" for name, total in zip(state.setup.teams, totals, strict=True)
         )
-        st.caption(tr("rally.ui.team_points", totals=words))
+        st.caption(md_tr("rally.ui.team_points", totals=words))
 
 
 def _turns(ctx: TableContext) -> None:
@@ -241,4 +241,4 @@ def _turns(ctx: TableContext) -> None:
             )
         )
     with st.expander(tr("rally.ui.turns"), expanded=False):
-        st.html("<br>".join(esc(line) for line in lines))
+        st.html("<br>".join(html_text(line) for line in lines))

@@ -31,7 +31,7 @@ from aids.games.rally.model import (
     Travel,
 )
 from aids.ui import rally_board, rally_presets
-from aids.ui.common import banner, plain, tr
+from aids.ui.common import banner, md_text, md_tr, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import names_with_colours
 
@@ -55,10 +55,10 @@ def setup_before_form(lang: Lang) -> None:
             loaded = RallyMap.from_file_bytes(upload.getvalue(), upload.name)
         except AidsError as exc:
             st.session_state.pop(MAP_KEY, None)
-            st.error(plain(exc.message(lang)))
+            st.error(md_text(exc.message(lang)))
         else:
             st.session_state[MAP_KEY] = loaded.to_dict()
-            st.caption(t("rally.ui.map_loaded", lang, name=loaded.name(lang),
+            st.caption(t("rally.ui.map_loaded", lang, name=md_text(loaded.name(lang)),
                          towns=len(loaded.towns), roads=len(loaded.roads)))  # fmt: skip
     presets = rally_presets.all_presets()
     st.selectbox(
@@ -84,7 +84,7 @@ def setup_before_form(lang: Lang) -> None:
                   args=(lang,))  # fmt: skip
         note = st.session_state.pop(NOTE_KEY, None)
         if note:
-            (st.error if note[0] == "error" else st.success)(plain(note[1]))
+            (st.error if note[0] == "error" else st.success)(note[1])  # made for Markdown
 
 
 def _save_preset(lang: Lang) -> None:
@@ -97,10 +97,13 @@ def _save_preset(lang: Lang) -> None:
             int(get("preset_draw") or 0),
         )
     except AidsError as exc:
-        st.session_state[NOTE_KEY] = ("error", exc.message(lang))
+        st.session_state[NOTE_KEY] = ("error", md_text(exc.message(lang)))
         return
     st.session_state["rally_preset"] = preset.key
-    st.session_state[NOTE_KEY] = ("success", t("rally.ui.preset_saved", lang, name=preset.en))
+    st.session_state[NOTE_KEY] = (
+        "success",
+        t("rally.ui.preset_saved", lang, name=md_text(preset.en)),
+    )
 
 
 def _current_map() -> RallyMap:
@@ -115,7 +118,7 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
     """Players in seat order with colours, their machines and teams, the course, the mode."""
     d = load()
     board_map = _current_map()
-    st.markdown(f"**{plain(t('rally.ui.players_seat_order', lang))}**")
+    st.markdown(f"**{md_text(t('rally.ui.players_seat_order', lang))}**")
     players = names_with_colours(
         d.max_players,
         d.colours,
@@ -126,7 +129,7 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
     )
     preset_key = st.session_state.get("rally_preset") or d.presets[0].key
     preset = next((p for p in rally_presets.all_presets() if p.key == preset_key), d.presets[0])
-    st.markdown(f"**{plain(t('rally.ui.machines', lang))}**")
+    st.markdown(f"**{md_text(t('rally.ui.machines', lang))}**")
     st.caption(t("rally.ui.machines_hint", lang))
     rows = [
         {"seat": str(i + 1), "actions": preset.actions, "hand": preset.hand,
@@ -269,7 +272,7 @@ def controls(ctx: TableContext) -> None:
         else:
             _turn(ctx, seat)
     else:
-        st.caption(plain(tr("rally.ui.wait_turn", car=car_label(state, seat))))
+        st.caption(md_tr("rally.ui.wait_turn", car=car_label(state, seat)))
         _hand(ctx, ctx.role.seat or 0)
     if ctx.role.is_referee:
         with st.expander(tr("rally.ui.end_race")):
@@ -292,8 +295,8 @@ def _hand(ctx: TableContext, seat: int) -> None:
     state: RallyState = ctx.state
     if not state.simulation or not state.hands or not state.hands[seat]:
         return
-    st.markdown(plain(tr("rally.ui.hand_of", car=car_label(state, seat),
-                         cards=cards_text(state.hands[seat], ctx.lang))))  # fmt: skip
+    st.markdown(md_tr("rally.ui.hand_of", car=car_label(state, seat),
+                      cards=cards_text(state.hands[seat], ctx.lang)))  # fmt: skip
 
 
 def _turn(ctx: TableContext, seat: int) -> None:
@@ -317,7 +320,7 @@ def _travel(ctx: TableContext, seat: int) -> None:
     if not choices:
         why = engine.why_no_travel(state, seat)
         if why:
-            st.caption(plain(tr(f"rally.ui.no_travel_{why}")))
+            st.caption(md_text(tr(f"rally.ui.no_travel_{why}")))
         return
     seq = ctx.snapshot.seq
     key = f"cards_{seq}"
@@ -330,7 +333,7 @@ def _travel(ctx: TableContext, seat: int) -> None:
         return any(not (wanted - combo) for combo in fits)
 
     with st.container(border=True, key="travel_box"):
-        st.markdown(f"**{plain(tr('rally.ui.travel'))}**")
+        st.markdown(f"**{md_text(tr('rally.ui.travel'))}**")
         options = [c for c in (*load().keys("travel"), "top") if can_add(c)]
         st.pills(
             tr("rally.ui.add_card"),
@@ -344,7 +347,7 @@ def _travel(ctx: TableContext, seat: int) -> None:
         km = engine.travel_km(picked)
         if picked:
             total_col, clear_col = st.columns([3, 1], vertical_alignment="center")
-            total_col.markdown(f"{plain(cards_text(tuple(picked), ctx.lang))} = **{km} km**")
+            total_col.markdown(f"{md_text(cards_text(tuple(picked), ctx.lang))} = **{km} km**")
             clear_col.button(tr("rally.ui.clear"), key=f"clear_{seq}", on_click=picked.clear,
                              width="content")  # fmt: skip
         if not valid:
@@ -394,7 +397,7 @@ def _attack_defend(ctx: TableContext, seat: int) -> None:
     for action in legal:
         by_card.setdefault(action.card, []).append(action)
     with st.container(border=True, key="cards_box"):
-        st.markdown(f"**{plain(tr('rally.ui.attack_defend'))}**")
+        st.markdown(f"**{md_text(tr('rally.ui.attack_defend'))}**")
         card = st.pills(
             tr("rally.ui.card"),
             options=list(by_card),
@@ -407,7 +410,7 @@ def _attack_defend(ctx: TableContext, seat: int) -> None:
         choice = st.pills(
             tr("rally.ui.on_whom"),
             options=list(range(len(options))),
-            format_func=lambda i: _target_text(state, options[i], ctx.lang),
+            format_func=lambda i: md_text(_target_text(state, options[i], ctx.lang)),
             key=f"target_{seq}_{card}",
         )
         st.button(

@@ -17,7 +17,7 @@ from aids.games.base import VIEWER, Role
 from aids.print.frame import render_sheet
 from aids.print.pack import render_pack
 from aids.print.report import render_report
-from aids.ui.common import base_url, client, esc, lang, paper_choice, run_write, service, tr
+from aids.ui.common import base_url, client, lang, md_text, paper_choice, run_write, service, tr
 
 if TYPE_CHECKING:
     from aids.ui.context import TableContext
@@ -45,7 +45,7 @@ def players_qr(ctx: TableContext) -> None:
     link = viewer_url(base_url(), ctx.snapshot.info.public_id, ctx.lang)
     with st.popover(tr("page.players_qr"), key="players_qr"):
         st.image(qr_png(link), width=240, alt=tr("table.viewer_link"))
-        st.markdown(f"**{esc(tr('table.viewer_link'))}**")
+        st.markdown(f"**{md_text(tr('table.viewer_link'))}**")
         st.code(link, language=None, wrap_lines=True)
         st.caption(tr("page.players_qr_hint"))
 
@@ -104,7 +104,7 @@ def share(ctx: TableContext) -> None:
         st.caption(tr("table.referee_link_hint"))
         qr_col, text_col = st.columns([1, 2])
         qr_col.image(qr_png(link), width=180, alt=tr("table.viewer_link"))
-        text_col.markdown(f"**{esc(tr('table.viewer_link'))}**")
+        text_col.markdown(f"**{md_text(tr('table.viewer_link'))}**")
         text_col.code(link, language=None)
         paper = paper_choice("paper", text_col)
         text_col.download_button(

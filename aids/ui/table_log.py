@@ -13,7 +13,7 @@ import streamlit as st
 
 from aids.games.base import AnyGame
 from aids.tables import LogEntry
-from aids.ui.common import esc, tr
+from aids.ui.common import html_text, tr
 
 if TYPE_CHECKING:
     from aids.ui.context import TableContext
@@ -57,15 +57,16 @@ def log(ctx: TableContext, *, expanded: bool) -> None:
         items = []
         newest = snapshot.log[-1].seq
         for entry in reversed(snapshot.log[-LOG_LINES:]):
-            undone = f" ({esc(tr('table.undone'))})" if entry.undone else ""
+            undone = f" ({html_text(tr('table.undone'))})" if entry.undone else ""
             latest = entry.seq == newest
             css = " ".join(c for c, on in (("undone", entry.undone), ("latest", latest)) if on)
-            tag = f'<span class="tag">{esc(tr("page.latest"))}</span>' if latest else ""
+            tag = f'<span class="tag">{html_text(tr("page.latest"))}</span>' if latest else ""
             items.append(
                 f'<li class="{css}"><span class="seq">{entry.seq}</span>'
-                f'<span class="text">{esc(describe_entry(ctx, entry))}</span>{undone}{tag}</li>'
+                f'<span class="text">{html_text(describe_entry(ctx, entry))}</span>'
+                f"{undone}{tag}</li>"
             )
-        count = esc(tr("table.log", n=snapshot.seq))
+        count = html_text(tr("table.log", n=snapshot.seq))
         st.html(
             f'{LOG_CSS}<p class="aids-log-count">{count}</p>'
             f'<ol class="aids-log">{"".join(items)}</ol>'
@@ -75,4 +76,6 @@ def log(ctx: TableContext, *, expanded: bool) -> None:
 def rulings(game: AnyGame) -> None:
     """Where the rulebook is silent, say what the program assumes (same keys as the sheet)."""
     with st.expander(tr("table.rulings"), key="rulings_section"):
-        st.html("<ul>" + "".join(f"<li>{esc(tr(k))}</li>" for k in game.info.rulings) + "</ul>")
+        st.html(
+            "<ul>" + "".join(f"<li>{html_text(tr(k))}</li>" for k in game.info.rulings) + "</ul>"
+        )

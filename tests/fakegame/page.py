@@ -7,7 +7,7 @@ from typing import Any
 import streamlit as st
 
 from aids.core.i18n import Lang, t
-from aids.ui.common import esc, tr
+from aids.ui.common import html_text, tr
 from aids.ui.context import TableContext
 from tests.fakegame.game import DIE, SEALED, SPEEDS, Commit, Roll, SprintState
 
@@ -57,5 +57,7 @@ def board(ctx: TableContext) -> None:
     for i, name in enumerate(state.setup.names):
         pending = state.pending[i]
         mark = "" if pending is None else ("🔒" if pending == SEALED else str(pending))
-        rows.append(f"<tr><td>{esc(name)}</td><td>{state.positions[i]}</td><td>{mark}</td></tr>")
+        rows.append(
+            f"<tr><td>{html_text(name)}</td><td>{state.positions[i]}</td><td>{mark}</td></tr>"
+        )
     st.html(f'<table class="sprint">{"".join(rows)}</table>')

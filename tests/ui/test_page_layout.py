@@ -16,6 +16,7 @@ from aids.games.derby import engine
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
+from aids.ui.common import md_text
 from tests.e2e.scenes import mid_race, new_table, no_card_left, record
 from tests.ui.conftest import new_app
 
@@ -132,7 +133,7 @@ def test_names_stay_text_in_pills_and_banners(service: TableService) -> None:
     at = new_app(table=info.public_id, key=key, lang="en")
     assert not at.exception
     option = at.pills(key="play_horse_0").options[0]
-    assert option.endswith(r"\*\*Red\*\* \[y\]\(http\://e\.x\)")  # Markdown read as text
+    assert option.endswith(md_text("**Red** [y](http://e.x)"))  # Markdown read as text
     banner = html(at).split("aids-banner")[1].split("</div>")[0]
     assert "🟥1 [x](http://e.x)" in banner and "<a" not in banner
 
