@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
+from aids.core import inputs
 from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
 from aids.core.i18n import t
 from aids.games.base import CHANCE, Game, GameInfo, Outcome, Role, rank_by_score
@@ -34,6 +35,7 @@ class SprintSetup:
     def from_dict(cls, raw: object) -> SprintSetup:
         if not isinstance(raw, Mapping):
             raise InvalidAction("sprint/setup", field="setup")
+        inputs.only_fields(raw, ("names", "goal"))
         names, goal = raw.get("names"), raw.get("goal", 10)
         if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
             raise InvalidAction("sprint/setup", field="names")
@@ -108,6 +110,10 @@ class Sprint(Game[SprintSetup, SprintState, Action]):
     def action_from_dict(self, raw: object) -> Action:
         if not isinstance(raw, Mapping):
             raise InvalidAction("sprint/action", field="action")
+        fields = {"commit": ("type", "seat", "speed", "round"), "roll": ("type", "value")}
+        kind = raw.get("type")
+        if isinstance(kind, str) and kind in fields:
+            inputs.only_fields(raw, fields[kind])
         if raw.get("type") == "commit":
             return Commit(_int(raw, "seat"), _int(raw, "speed"), _int(raw, "round"))
         if raw.get("type") == "roll":

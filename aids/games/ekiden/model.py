@@ -54,6 +54,7 @@ class Terrain:
     @classmethod
     def from_dict(cls, raw: object, where: str) -> Terrain:
         data = _mapping(raw, where)
+        inputs.only_fields(data, ("slope", "n"), f"{where}.")
         slope = data.get("slope")
         n = _int(data, "n", f"{where}.")
         if slope not in SLOPES:
@@ -95,9 +96,7 @@ class Runner:
     @classmethod
     def from_dict(cls, raw: object, where: str = "runner") -> Runner:
         data = _mapping(raw, where)
-        extra = set(data) - {"power", "up", "down", "skill", "name"}
-        if extra:
-            raise InvalidAction("ekiden/malformed", field=f"{where}.{sorted(extra)[0]}")
+        inputs.only_fields(data, ("power", "up", "down", "skill", "name"), f"{where}.")
         d = load()
         power, up, down = (_int(data, k, f"{where}.") for k in ("power", "up", "down"))
         if not d.power[0] <= power <= d.power[1]:
@@ -149,9 +148,12 @@ class EkidenSetup:
     @classmethod
     def from_dict(cls, raw: object) -> EkidenSetup:
         data = _mapping(raw, "setup")
+        inputs.only_fields(data, ("teams", "start", "course"))
         teams, course = data.get("teams"), data.get("course")
         if not isinstance(teams, list) or not all(isinstance(t, Mapping) for t in teams):
             raise InvalidAction("ekiden/malformed", field="teams")
+        for i, team in enumerate(teams):
+            inputs.only_fields(team, ("name", "colour"), f"teams[{i + 1}].")
         if not isinstance(course, list):
             raise InvalidAction("ekiden/malformed", field="course")
         start = data.get("start", 0)
@@ -228,12 +230,20 @@ class Run:
 
 
 Action = Roster | Situation | Run
+ACTION_FIELDS = {
+    "roster": ("type", "team", "runners"),
+    "situation": ("type", "leg", "marks"),
+    "run": ("type", "team", "leg", "pick", "runner"),
+}
 
 
 def action_from_dict(raw: object) -> Action:
-    """Parse a stored or submitted action; a malformed one names the field."""
+    """Parse a stored or submitted action; a malformed one names the field, and so does a
+    field the action does not have (refused, never dropped)."""
     data = _mapping(raw, "action")
     kind = data.get("type")
+    if isinstance(kind, str) and kind in ACTION_FIELDS:
+        inputs.only_fields(data, ACTION_FIELDS[kind])
     if kind == "roster":
         runners = data.get("runners")
         if not isinstance(runners, list) or len(runners) > 20:

@@ -157,6 +157,7 @@ class GnSetup:
     @classmethod
     def from_dict(cls, raw: object) -> GnSetup:
         data = _mapping(raw, "setup")
+        inputs.only_fields(data, ("stables", "bookmaker", "order", "too_free", "spinner", "track"))
         stables = data.get("stables")
         if not isinstance(stables, list) or len(stables) > load().max_stables:
             raise InvalidAction("gn/stable_count", min=load().min_stables,
@@ -165,9 +166,13 @@ class GnSetup:
         for i, s in enumerate(stables):
             where = f"stables[{i + 1}]"
             s = _mapping(s, where)
+            inputs.only_fields(s, ("name", "colour", "horses"), f"{where}.")
             horses = s.get("horses")
             if not isinstance(horses, list) or len(horses) != load().horses:
                 raise InvalidAction("gn/horse_count", stable=where, count=load().horses)
+            for j, h in enumerate(horses):
+                place = f"{where}.horses[{j + 1}]"
+                inputs.only_fields(_mapping(h, place), ("name", "price", "handicap"), f"{place}.")
             colour = s.get("colour")
             parsed.append(
                 Stable(
@@ -389,13 +394,42 @@ def _kind(raw: object, field: str = "kind") -> Kind:
     return "win" if raw == "win" else "show"
 
 
+ACTION_FIELDS = {
+    "blind_bet": ("type", "seat", "horse", "kind", "stake"),
+    "going": ("type", "going"),
+    "lane_spin": ("type", "lane", "colour"),
+    "handicap": ("type", "horse", "mark"),
+    "odds": ("type", "horse", "win", "show"),
+    "bet": ("type", "seat", "horse", "kind", "stake"),
+    "start": ("type",),
+    "spin": ("type", "colour"),
+    "move": ("type", "horse", "forward", "lane", "blocked"),
+    "boxed": ("type", "horse"),
+    "card": ("type", "horse", "effect", "value", "lane", "moved"),
+    "pull_up": ("type", "horse"),
+}
+# A card's effect takes only its own fields: ``{"effect": "fall", "value": 5}`` is a slip.
+CARD_FIELDS = {
+    "advance": ("value", "lane", "moved"),
+    "penalty": ("value",),
+    "handicap": ("value",),
+    "speed": ("value",),
+}
+
+
 def action_from_dict(raw: object) -> Action:
-    """Parse a stored or submitted action; a malformed one names the field."""
+    """Parse a stored or submitted action; a malformed one names the field, and so does a
+    field the action does not have (refused, never dropped)."""
     data = _mapping(raw, "action")
     kind = data.get("type")
+    if isinstance(kind, str) and kind in ACTION_FIELDS:
+        inputs.only_fields(data, ACTION_FIELDS[kind])
     if kind == "blind_bet":
         stake = _int(data, "stake")
-        if stake == 0:
+        if stake == 0:  # no blind bet: a horse or a kind with it is a slip, not dropped
+            for name in ("horse", "kind"):
+                if data.get(name) is not None:
+                    raise InvalidAction("gn/malformed", field=name)
             return BlindBet(_int(data, "seat"), None, None, 0)
         return BlindBet(_int(data, "seat"), _int(data, "horse"), _kind(data.get("kind")), stake)
     if kind == "going":
@@ -434,6 +468,7 @@ def action_from_dict(raw: object) -> Action:
         effect = data.get("effect")
         if effect not in EFFECTS:
             raise InvalidAction("gn/effect", effect=inputs.shown(effect))
+        inputs.only_fields(data, ("type", "horse", "effect", *CARD_FIELDS.get(str(effect), ())))
         value = data.get("value", 0)
         lane, moved = data.get("lane"), data.get("moved")
         if not isinstance(value, int) or isinstance(value, bool):

@@ -24,6 +24,7 @@ from aids.paths import SEEDS
 
 SAMPLE_FILE = "gn_track.toml"
 NAME_MAX = 40
+LANDMARKS = ("fences", "bechers", "water", "melling_road", "elbow", "horseshoes")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,10 @@ class Track:
     def from_dict(cls, raw: object) -> Track:
         """Parse and check a track file; each fault names its item (``gn/track_*``)."""
         data = _table(raw, "track file")
+        inputs.only_fields(data, ("track", "landmarks"))
         head, marks = _table(data.get("track"), "track"), _table(data.get("landmarks"), "landmarks")
+        inputs.only_fields(head, ("name_en", "name_ja", "sample", "lap", "lanes"), "track.")
+        inputs.only_fields(marks, LANDMARKS, "landmarks.")
         lap = _number(head, "lap", 10, 500)
         lanes = _number(head, "lanes", 4, 12)
         fences = _positions(marks, "fences", lap)

@@ -235,7 +235,9 @@ class RallyMap:
     def from_dict(cls, raw: object) -> RallyMap:
         """Parse and check a map; each fault names its item (``rally/map_*``)."""
         data = _table(raw, "map file")
+        inputs.only_fields(data, ("map", "towns", "roads", "ferries", "courses"))
         head = _table(data.get("map", {}), "map")
+        inputs.only_fields(head, ("name_en", "name_ja", "sample"), "map.")
         towns = tuple(_town(t, i) for i, t in enumerate(_list(data, "towns", MAX_TOWNS)))
         ids = [t.id for t in towns]
         seen: set[str] = set()
@@ -320,6 +322,7 @@ def _town_ref(raw: object, known: set[str], where: str) -> str:
 def _town(raw: object, i: int) -> Town:
     where = f"towns[{i + 1}]"
     data = _table(raw, where)
+    inputs.only_fields(data, ("id", "en", "ja", "lat", "lon", "port"), f"{where}.")
     town_id = data.get("id")
     if not isinstance(town_id, str) or not TOWN_ID.match(town_id):
         raise InvalidAction("rally/map_town_id", item=where, town=inputs.shown(town_id))
@@ -345,6 +348,7 @@ def _town(raw: object, i: int) -> Town:
 def _road(raw: object, i: int, known: set[str]) -> Road:
     where = f"roads[{i + 1}]"
     data = _table(raw, where)
+    inputs.only_fields(data, ("a", "b", "km"), f"{where}.")
     a = _town_ref(data.get("a"), known, where)
     b = _town_ref(data.get("b"), known, where)
     km = data.get("km")
@@ -358,6 +362,7 @@ def _road(raw: object, i: int, known: set[str]) -> Road:
 def _ferry(raw: object, i: int, ports: set[str]) -> tuple[str, str]:
     where = f"ferries[{i + 1}]"
     data = _table(raw, where)
+    inputs.only_fields(data, ("a", "b"), f"{where}.")
     a, b = data.get("a"), data.get("b")
     if not (isinstance(a, str) and isinstance(b, str) and a in ports and b in ports and a != b):
         raise InvalidAction("rally/map_ferry", item=where, a=inputs.shown(a), b=inputs.shown(b))
@@ -367,6 +372,7 @@ def _ferry(raw: object, i: int, ports: set[str]) -> tuple[str, str]:
 def _course(raw: object, i: int, known: set[str]) -> Course:
     where = f"courses[{i + 1}]"
     data = _table(raw, where)
+    inputs.only_fields(data, ("id", "en", "ja", "start", "goal"), f"{where}.")
     course_id = data.get("id")
     if not isinstance(course_id, str) or not TOWN_ID.match(course_id):
         raise InvalidAction("rally/map_malformed", item=f"{where}.id")

@@ -17,6 +17,7 @@ MODES: tuple[Mode, ...] = ("tracking", "simulation")
 Phase = Literal["draw", "act", "over"]
 NAME_MAX = 40
 TEAM_MAX = 7
+SETUP_FIELDS = ("players", "start_player", "course", "mode", "map", "teams", "seed")
 
 
 def _mapping(raw: object, where: str) -> Mapping[str, Any]:
@@ -66,6 +67,7 @@ class Machine:
     @classmethod
     def from_dict(cls, raw: object, where: str) -> Machine:
         data = _mapping(raw, where)
+        inputs.only_fields(data, ("actions", "hand", "draw"), f"{where}.")
         return cls(*(_int(data, k, f"{where}.") for k in ("actions", "hand", "draw")))
 
     def text(self) -> str:
@@ -152,6 +154,7 @@ class RallySetup:
     @classmethod
     def from_dict(cls, raw: object) -> RallySetup:
         data = _mapping(raw, "setup")
+        inputs.only_fields(data, SETUP_FIELDS)
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, Mapping) for p in players):
             raise InvalidAction("rally/malformed", field="players")
@@ -169,9 +172,11 @@ class RallySetup:
             course: Mapping[str, Any] = board.courses[0].to_dict()
         else:
             course = _mapping(data.get("course"), "course")
+            inputs.only_fields(course, ("start", "goal"), "course.")
         parsed = []
         for i, p in enumerate(players):
             where = f"players[{i + 1}]"
+            inputs.only_fields(p, ("name", "colour", "machine", "team"), f"{where}.")
             team = p.get("team")
             if team is not None and (not isinstance(team, int) or isinstance(team, bool)):
                 raise InvalidAction("rally/malformed", field=f"{where}.team")
@@ -319,12 +324,24 @@ class EndRace:
 
 
 Action = Draw | Travel | Attack | Defend | Ferry | EndTurn | EndRace
+ACTION_FIELDS = {
+    "draw": ("type", "seat"),
+    "travel": ("type", "seat", "cards", "to"),
+    "attack": ("type", "seat", "card", "target"),
+    "defend": ("type", "seat", "card", "target", "town"),
+    "ferry": ("type", "seat", "to"),
+    "end_turn": ("type", "seat", "discard"),
+    "end_race": ("type",),
+}
 
 
 def action_from_dict(raw: object) -> Action:
-    """Parse a stored or submitted action; a malformed one names the field."""
+    """Parse a stored or submitted action; a malformed one names the field, and so does a
+    field the action does not have (refused, never dropped)."""
     data = _mapping(raw, "action")
     kind = data.get("type")
+    if isinstance(kind, str) and kind in ACTION_FIELDS:
+        inputs.only_fields(data, ACTION_FIELDS[kind])
     if kind == "end_race":
         return EndRace()
     seat = _int(data, "seat")
