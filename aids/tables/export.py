@@ -6,9 +6,9 @@ version. Version 1 files (release 0.1: one referee key, no actors) are still rea
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from aids.core import inputs
 from aids.core.errors import InvalidAction
@@ -20,6 +20,7 @@ EXPORT_FORMAT = "race-night-aids/table"
 EXPORT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 MAX_TITLE = 80
+T = TypeVar("T")
 
 
 def export_document(row: TableRow, keys: list[KeyRow], events: list[EventRow]) -> dict[str, Any]:
@@ -137,7 +138,53 @@ def _keys(table: Mapping[str, Any], version: int, created: str) -> list[KeyRow]:
     return keys
 
 
-def _event(raw: object, i: int, version: int, game: AnyGame) -> EventRow:
+def _parsed(parse: Callable[[Any], T], raw: Any, where: str) -> T:
+    """``parse(raw)`` by the game's own parser; a field it does not know is the file's fault,
+    named from the top of the file (``events[3].payload.discard_cont``)."""
+    try:
+        return parse(raw)
+    except InvalidAction as exc:
+        if exc.code != "input/unknown_field":
+            raise
+        raise InvalidAction("import/field", field=f"{where}{exc.params['field']}") from None
+
+
+def check_roles(keys: list[KeyRow], game: AnyGame, seats: int) -> None:
+    """Only the live keys the game's roles allow: one referee key, seat keys only where the
+    game has them (``GameInfo.seat_keys``) and only for its seats, one per seat. Anyone may
+    import a file, so a file must not carry a hidden writer: a seat key on a game without
+    them records that seat's actions, outlives the referee's rotation and shows in no list.
+    A revoked key opens nothing and is kept as it was.
+
+    Raises ``import/seat_key``, ``import/seat_key_range`` or ``import/key_twice`` naming the
+    key's field.
+    """
+    live: set[str] = set()
+    for i, key in enumerate(keys):
+        if key.revoked_at is not None:
+            continue
+        where, role = f"table.keys[{i}].role", Role.parse(key.role)
+        if role.kind == "seat" and not game.info.seat_keys:
+            raise InvalidAction("import/seat_key", field=where, role=key.role)
+        if role.kind == "seat" and not 0 <= (role.seat or 0) < seats:
+            raise InvalidAction("import/seat_key_range", field=where, role=key.role,
+                                seats=seats, last=seats - 1)  # fmt: skip
+        if key.role in live:
+            raise InvalidAction("import/key_twice", field=where, role=key.role)
+        live.add(key.role)
+
+
+def _actor(raw: Mapping[str, Any], where: str, game: AnyGame, seats: int) -> str:
+    """Who recorded an event: the referee, or a seat of a game whose seats have keys (no
+    other role ever holds a key that writes)."""
+    role = _role(raw, "actor", where)
+    seat_ok = role.kind == "seat" and game.info.seat_keys and 0 <= (role.seat or 0) < seats
+    if not (role.is_referee or seat_ok):
+        raise InvalidAction("import/actor", field=f"{where}actor", role=str(role))
+    return str(role)
+
+
+def _event(raw: object, i: int, version: int, game: AnyGame, seats: int) -> EventRow:
     where = f"events[{i}]."
     if not isinstance(raw, dict):
         raise InvalidAction("import/field", field=f"events[{i}]")
@@ -148,12 +195,12 @@ def _event(raw: object, i: int, version: int, game: AnyGame) -> EventRow:
     kind = _field(raw, "kind", str, where)
     if kind not in ("action", "undo", "redo"):
         raise InvalidAction("import/field", field=f"{where}kind")
-    actor = "referee" if version == 1 else str(_role(raw, "actor", where))
+    actor = "referee" if version == 1 else _actor(raw, where, game, seats)
     payload = raw.get("payload")
     if kind == "action":
         if not isinstance(payload, dict):
             raise InvalidAction("import/field", field=f"{where}payload")
-        normal = game.action_to_dict(game.action_from_dict(payload))
+        normal = game.action_to_dict(_parsed(game.action_from_dict, payload, f"{where}payload."))
         if normal != payload:  # nothing the game does not write itself (no extra keys)
             raise InvalidAction("import/field", field=f"{where}payload")
     elif payload is not None:
@@ -164,7 +211,9 @@ def _event(raw: object, i: int, version: int, game: AnyGame) -> EventRow:
 def parse_export(
     data: object, games: Mapping[str, AnyGame]
 ) -> tuple[TableRow, list[KeyRow], list[EventRow]]:
-    """Check the shape of an export, field by field, naming the first thing wrong."""
+    """Check the shape of an export, field by field, naming the first thing wrong: exactly
+    the exported shape, a setup and actions in the game's normal form, and only the keys and
+    actors the game's roles allow (``check_roles``)."""
     if not isinstance(data, dict):
         raise InvalidAction("import/field", field="format")
     if _field(data, "format", str, "") != EXPORT_FORMAT:
@@ -185,15 +234,18 @@ def parse_export(
     title = inputs.text(_field(table, "title", str, "table."), "table.title", max_len=MAX_TITLE)
     created = _timestamp(table, "created_at", "table.")
     rules_version = 1 if version == 1 else _field(table, "rules_version", int, "table.")
-    keys = _keys(table, version, created)
     raw_setup = _field(table, "setup", dict, "table.")
-    setup = game.setup_to_dict(game.setup_from_dict(raw_setup))
+    parsed = _parsed(game.setup_from_dict, raw_setup, "table.setup.")
+    setup = game.setup_to_dict(parsed)
     if setup != raw_setup:
         raise InvalidAction("import/field", field="table.setup")
+    seats = len(game.seat_names(parsed))
+    keys = _keys(table, version, created)
+    check_roles(keys, game, seats)
     listed = _field(data, "events", list, "")
     if len(listed) > MAX_EVENTS:
         raise InvalidAction("import/field", field="events")
-    events = [_event(raw, i, version, game) for i, raw in enumerate(listed)]
+    events = [_event(raw, i, version, game, seats) for i, raw in enumerate(listed)]
     row = TableRow(0, public_id, kind, title, created, setup, rules_version)
     return row, keys, events
 

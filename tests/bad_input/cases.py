@@ -169,6 +169,18 @@ for label, action, code in [
     ("pass before any fall", {"type": "pass", "player": 0}, "derby/pass_not_allowed"),
     ("pass wrong seat", {"type": "pass", "player": 1}, "derby/not_your_turn"),
     ("pass player str", {"type": "pass", "player": "0"}, "derby/malformed_action"),
+    # a field the action does not have is refused, never dropped (it was, silently)
+    ("play discard_count misspelt", {"type": "play", "player": 0, "horse": 0,
+                                     "card": "red:3", "discard_cont": 3}, "input/unknown_field"),
+    ("no cards left with a bet's fields", {"type": "no_cards_left", "player": 0, "horse": 5},
+     "input/unknown_field"),
+    ("no cards left unconfirmed with cards in the pile", {"type": "no_cards_left"},
+     "derby/no_cards_left_pile"),
+    ("no cards left confirm str", {"type": "no_cards_left", "confirm": "yes"},
+     "derby/malformed_action"),
+    ("bet with a seat field", {"type": "bet", "player": 0, "horse": 1, "seat": 0},
+     "input/unknown_field"),
+    ("pass with a card", {"type": "pass", "player": 0, "card": "red:3"}, "input/unknown_field"),
 ]:  # fmt: skip
     BAD_ACTIONS.append(case(label, action, code))
 
@@ -228,7 +240,12 @@ BAD_SETUPS += [
          "derby/setup_seed"),
     case("seed str", derby_setup(["Aki", "Ben"]) | {"seed": "7"}, "derby/setup_seed"),
     case("seed bool", derby_setup(["Aki", "Ben"]) | {"seed": True}, "derby/setup_seed"),
+    case("setup misspelt field", derby_setup(["Aki", "Ben"]) | {"mdoe": "simulation"},
+         "input/unknown_field"),
 ]  # fmt: skip
+_player_extra = derby_setup(["Aki", "Ben"])
+_player_extra["players"][0]["color"] = "red"
+BAD_SETUPS.append(case("player row misspelt field", _player_extra, "input/unknown_field"))
 _seven_horses = derby_setup(["Aki", "Ben"])
 _seven_horses["horses"] = _seven_horses["horses"][:7]
 BAD_SETUPS.append(case("seven horses", _seven_horses, "derby/setup_horse_count"))
@@ -278,6 +295,18 @@ def _drop(path: list[Any]) -> Mutation:
 
 def _whole(value: Any) -> Mutation:
     return lambda doc: value
+
+
+def _add_key(role: str, revoked: str | None = None) -> Mutation:
+    """One more key in the file (a forged writer, unless it is revoked)."""
+
+    def apply(doc: dict[str, Any]) -> Any:
+        doc["table"]["keys"].append({"role": role, "key_sha256": "e" * 64,
+                                     "created_at": "2026-11-29T21:00:00+00:00",
+                                     "revoked_at": revoked})  # fmt: skip
+        return doc
+
+    return apply
 
 
 F = "import/field"
@@ -344,6 +373,15 @@ IMPORT_MUTATIONS: list[tuple[str, Mutation, str]] = [
     ("event created_at bad", _set(["events", 0, "created_at"], "now"), F),
     ("illegal history", _set(["events", 2, "payload", "player"], 0), "import/replay"),
     ("redo first", _set(["events", 0, "kind"], "redo"), F),
+    # only the keys and actors the game's roles allow (a Derby has no seat keys)
+    ("live seat key on a game without seat keys", _add_key("seat:0"), "import/seat_key"),
+    ("live seat key beyond the seats", _add_key("seat:7"), "import/seat_key"),
+    ("second live referee key", _add_key("referee"), "import/key_twice"),
+    ("event actor a seat without keys", _set(["events", 0, "actor"], "seat:0"), "import/actor"),
+    ("event actor chance", _set(["events", 0, "actor"], "chance"), "import/actor"),
+    ("event actor viewer", _set(["events", 0, "actor"], "viewer"), "import/actor"),
+    ("event payload misspelt field", _set(["events", 0, "payload", "discard_cont"], 3), F),
+    ("setup misspelt field", _set(["table", "setup", "mdoe"], "tracking"), F),
 ]  # fmt: skip
 for field in ("format", "version", "table", "events"):
     IMPORT_MUTATIONS.append((f"missing {field}", _drop([field]), F))
@@ -405,7 +443,7 @@ EKIDEN_BAD_ACTIONS: list[Case] = [
     case("skill upper", {"type": "run", "team": 0, "leg": 1,
                          "runner": EKIDEN_CARD | {"skill": "UPHILL"}}, "ekiden/runner_skill"),
     case("runner extra key", {"type": "run", "team": 0, "leg": 1,
-                              "runner": EKIDEN_CARD | {"speed": 9}}, "ekiden/malformed"),
+                              "runner": EKIDEN_CARD | {"speed": 9}}, "input/unknown_field"),
     case("runner invisible name", {"type": "run", "team": 0, "leg": 1,
                                    "runner": EKIDEN_CARD | {"name": "A\u200b"}},
          "input/invisible"),
