@@ -305,7 +305,7 @@ def _turn(ctx: TableContext, seat: int) -> None:
     ports = engine.can_ferry(state, seat)
     for port in ports:
         st.button(
-            tr("rally.ui.ferry_go", to=state.setup.board.town_name(port, ctx.lang)),
+            md_tr("rally.ui.ferry_go", to=state.setup.board.town_name(port, ctx.lang)),
             key=f"ferry_{port}",
             on_click=ctx.write(Ferry(seat, port)),
         )

@@ -29,15 +29,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def tracker(**env: str) -> Iterator[str]:
-    """A running ``streamlit run streamlit_app.py`` on a free port with ``env`` added (the
-    store: ``AIDS_DB`` or ``AIDS_DATABASE_URL``); its base URL. Stopped afterwards."""
+def tracker(script: Path = ROOT / "streamlit_app.py", **env: str) -> Iterator[str]:
+    """A running ``streamlit run streamlit_app.py`` (or another ``script``) on a free port
+    with ``env`` added (the store: ``AIDS_DB`` or ``AIDS_DATABASE_URL``); its base URL.
+    Stopped afterwards."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, AIDS_PUBLIC_URL=base, AIDS_CHANCE_PLAYOUTS="2000",
                AIDS_CHANCE_SECONDS="0.5", **env)  # fmt: skip
     command = [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
+        sys.executable, "-m", "streamlit", "run", str(script),
         "--server.port", str(port), "--server.address", "127.0.0.1",
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
         # a test server never reloads code: a file saved mid-run would re-import some modules
