@@ -109,10 +109,6 @@ def md_tr(key: str, **params: object) -> str:
     return tr(key, **{name: md_text(value) for name, value in params.items()})
 
 
-esc = html_text  # the old names, while the pages move to the two above
-plain = md_text
-
-
 def ink_on(background: str) -> str:
     """Black or white, whichever reads better on ``background`` (``#rrggbb``): WCAG contrast."""
 
