@@ -13,7 +13,7 @@ from typing import Any
 
 from aids import registry
 from aids.core import inputs
-from aids.core.errors import AidsError, InvalidAction
+from aids.core.errors import AidsError, InvalidAction, NotFound
 from aids.core.i18n import LANGS, normalise_lang, t
 from aids.core.links import (
     configured_base_url,
@@ -30,12 +30,17 @@ from aids.paths import OUTPUT, ROOT, tracker_file
 from aids.registry import open_service
 from aids.store import open_store, shown, store_locator
 from aids.tables import load_export
+from aids.tables.keys import PUBLIC_ID_RE
 
 MAX_RECORD_FILE = 10 * 1024 * 1024  # bytes; a night's log is a few hundred lines
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command; every refusal is a code and a message on stderr and exit status 2."""
+    """Run one command; every refusal is a code and a message on stderr and exit status 2.
+
+    Every input (base URL, paths, role, key, language, the files read) is checked before the
+    command's first write, so a refused command has changed nothing."""
+    _tolerant_streams()
     lang = normalise_lang(os.environ.get("AIDS_LANG"))
     try:
         args = _parser().parse_args(argv)
@@ -44,6 +49,16 @@ def main(argv: list[str] | None = None) -> int:
     except AidsError as exc:
         print(f"{exc.code}: {exc.message(lang)}", file=sys.stderr)
         return 2
+
+
+def _tolerant_streams() -> None:
+    """A path or a name the terminal cannot show (``LANG=C``, ``PYTHONIOENCODING=ascii``, an
+    undecodable byte in a file name) is printed escaped (``\\u30c6``), never a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if callable(reconfigure):
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -97,14 +112,33 @@ def _parser() -> argparse.ArgumentParser:
     key = sub.add_parser("key", help="rotate, revoke or list a table's links (host only)")
     key.add_argument("action", choices=["rotate", "revoke", "list"])
     key.add_argument("table", help="public id")
-    key.add_argument("--role", default="referee", help="referee (default) or seat:N (0-based)")
-    key.add_argument("--base-url")
+    key.add_argument(
+        "--role",
+        help="referee (the default for rotate) or seat:N (0-based); list: only this role's keys",
+    )
+    key.add_argument("--base-url", help="URL phones use to reach the tracker (rotate)")
     key.set_defaults(run=_key)
 
-    rec = sub.add_parser("record", help="record actions from a file, one JSON action per line")
+    rec = sub.add_parser(
+        "record",
+        help="record actions from a file, one JSON action per line",
+        description="Record actions from a file, one JSON action per line, with the referee's"
+        " (or a seat's) key. Give the key in the environment variable AIDS_KEY, or in a file"
+        " with --key-file PATH (--key-file - reads it from standard input); --key KEY works"
+        " too, but other users of this machine can see it in the process list.",
+    )
     rec.add_argument("table", help="public id")
     rec.add_argument("file", type=Path, help="JSON lines file ('-' for standard input)")
-    rec.add_argument("--key", required=True, help="the referee's (or a seat's) key")
+    rec.add_argument(
+        "--key",
+        help="the key itself: visible to other users of this machine (ps); prefer AIDS_KEY"
+        " or --key-file",
+    )
+    rec.add_argument(
+        "--key-file",
+        type=Path,
+        help="a file holding the key ('-': standard input); else AIDS_KEY is read",
+    )
     rec.set_defaults(run=_record)
 
     report = _printing(sub, "report", "a table's post-game report: results, chart, record", kinds)
@@ -201,11 +235,12 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     """Become the Streamlit server (exec, not a child): a service manager's SIGTERM reaches
     Streamlit itself, and no process is left holding the port."""
     port = args.port or configured_port()
+    base = public_base_url(port=port)  # AIDS_PUBLIC_URL, checked before the data file is
+    address = inputs.listen_address(args.address, "--address")  # made or upgraded
     where = store_locator()
     # A data file or database that cannot be used is reported here, before serving; a new
     # PostgreSQL database gets its schema here, once, not in the first page's request.
     open_store(where).close()
-    base = public_base_url(port=port)
     print(f"Tracker: http://localhost:{port}/   (phones on this network: {base}/)")
     print(f"Data:    {shown(where)}", flush=True)
     _write_tracker_file(port)
@@ -213,7 +248,7 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     command = [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
         "--server.port", str(port),
-        "--server.address", args.address,
+        "--server.address", address,
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
         "--runner.postScriptGC", "false",  # as .streamlit/config.toml (docs/crowd.md)
@@ -260,19 +295,22 @@ def _print(args: argparse.Namespace, lang: str) -> int:
     entry = registry.entry(args.game)
     snapshot = _table_snapshot(args)
     sheet = registry.sheet_module(args.game)
+    tag = "blank" if snapshot is None else snapshot.info.public_id[:8]
+    tag += "-private" if args.seat_links else ""
+    paths = {
+        sheet_lang: out_dir / f"{args.game}-sheet-{tag}-{sheet_lang}-{args.paper}.pdf"
+        for sheet_lang in _langs(args)
+    }
     keys: dict[int, str] = {}
     if args.seat_links:
         if snapshot is None or not entry.game.info.seat_keys:
             raise InvalidAction("table/seat_links", kind=args.game)
+        _writable(list(paths.values()))  # before the old links stop: the new ones get printed
         service = open_service()  # the host's way: a new key per seat, the old ones stop
         pid = snapshot.info.public_id
         keys = {s: service.reissue_key(pid, Role.seat_of(s)) for s in range(len(snapshot.seats))}
         print(t("table.seat_links_printed", lang, n=len(keys)), file=sys.stderr)
-    for sheet_lang in _langs(args):
-        tag = "blank" if snapshot is None else snapshot.info.public_id[:8]
-        if keys:
-            tag += "-private"
-        path = out_dir / f"{args.game}-sheet-{tag}-{sheet_lang}-{args.paper}.pdf"
+    for sheet_lang, path in paths.items():
         links = {
             s: referee_url(base, snapshot.info.public_id, k, sheet_lang)
             for s, k in keys.items()
@@ -288,13 +326,27 @@ def _print(args: argparse.Namespace, lang: str) -> int:
 
 def _out_dir(args: argparse.Namespace) -> Path:
     out_dir: Path = args.out or OUTPUT
-    if out_dir.exists() and not out_dir.is_dir():
-        raise InvalidAction("output/folder", path=str(out_dir))
-    try:
+    try:  # a name too long for the file system fails even to look at
+        if out_dir.exists() and not out_dir.is_dir():
+            raise InvalidAction("output/folder", path=str(out_dir))
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InvalidAction("output/file", path=str(out_dir), detail=_why(exc)) from None
     return out_dir
+
+
+def _writable(paths: list[Path]) -> None:
+    """Each file can be written, found out before anything is stored: an existing file is
+    opened without truncating it, a new one is made and removed again."""
+    for path in paths:
+        try:
+            existed = path.exists()
+            with open(path, "ab"):
+                pass
+            if not existed:
+                path.unlink()
+        except OSError as exc:
+            raise InvalidAction("output/file", path=str(path), detail=_why(exc)) from None
 
 
 def _table_snapshot(args: argparse.Namespace) -> Any:
@@ -310,14 +362,14 @@ def _cards(args: argparse.Namespace, lang: str) -> int:
     from aids.print.pack import render_cards, render_summary
 
     entry, base = registry.entry(args.game), _base(args.base_url, lang)
-    snapshot = _table_snapshot(args)
+    out_dir, snapshot = _out_dir(args), _table_snapshot(args)
     sheet, langs = registry.sheet_module(args.game), _langs(args)
     if args.format == "cards":
         pdf = render_cards(entry.game, sheet, snapshot, base, langs, duplex=args.duplex)
     else:
         pdf = render_summary(entry.game, sheet, snapshot, base, langs)
     tag = "-duplex" if args.duplex and args.format == "cards" else ""
-    path = _out_dir(args) / f"{args.game}-{args.format}-{args.sheet_lang}{tag}.pdf"
+    path = out_dir / f"{args.game}-{args.format}-{args.sheet_lang}{tag}.pdf"
     _write(path, pdf)
     print(path)
     return 0
@@ -327,12 +379,12 @@ def _pack(args: argparse.Namespace, lang: str) -> int:
     from aids.print.pack import render_pack
 
     entry, base = registry.entry(args.game), _base(args.base_url, lang)
-    snapshot = _table_snapshot(args)
+    out_dir, snapshot, langs = _out_dir(args), _table_snapshot(args), _langs(args)
     pdf = render_pack(entry.game, registry.sheet_module(args.game), snapshot, base,
-                      _langs(args), args.paper, duplex=args.duplex)  # fmt: skip
+                      langs, args.paper, duplex=args.duplex)  # fmt: skip
     tag = snapshot.info.public_id[:8] if snapshot is not None else "blank"
     tag += "-duplex" if args.duplex else ""
-    path = _out_dir(args) / f"{args.game}-pack-{tag}-{args.sheet_lang}-{args.paper}.pdf"
+    path = out_dir / f"{args.game}-pack-{tag}-{args.sheet_lang}-{args.paper}.pdf"
     _write(path, pdf)
     print(path)
     return 0
@@ -345,73 +397,100 @@ def _report(args: argparse.Namespace, lang: str) -> int:
     if snapshot is None:
         raise InvalidAction("report/needs_table")
     entry, base = registry.entry(args.game), _base(args.base_url, lang)
+    out_dir = _out_dir(args)
     for report_lang in _langs(args):
         pdf = render_report(entry.game, registry.sheet_module(args.game), snapshot, base,
                             report_lang, args.paper)  # fmt: skip
         tag = snapshot.info.public_id[:8]
-        path = _out_dir(args) / f"{args.game}-report-{tag}-{report_lang}-{args.paper}.pdf"
+        path = out_dir / f"{args.game}-report-{tag}-{report_lang}-{args.paper}.pdf"
         _write(path, pdf)
         print(path)
     return 0
 
 
 def _new(args: argparse.Namespace, lang: str) -> int:
+    base = _base(args.base_url, lang)  # checked before the table is stored
     game = registry.entry(args.game).game
     setup = game.setup_to_dict(game.default_setup(args.player, lang))
     info, key = open_service().create(args.game, args.title, setup)
-    base = _base(args.base_url, lang)
     print(f"{t('table.referee_link', lang)}: {referee_url(base, info.public_id, key)}")
     print(f"{t('table.viewer_link', lang)}: {viewer_url(base, info.public_id)}")
     return 0
 
 
 def _key(args: argparse.Namespace, lang: str) -> int:
-    """The host holds the data file, so no key is asked: this is the way back in."""
+    """The host holds the data file, so no key is asked: this is the way back in. ``list``
+    shows every key the table has (stray ones too); ``revoke`` stops any seat's, even one
+    its game does not give out (a file imported by an older release may hold one)."""
+    table = _table_id(args.table)
+    role = Role.parse(args.role) if args.role is not None else None
+    base = ""
+    if args.action == "rotate":
+        base = _base(args.base_url, lang)  # checked before the old link is stopped
+    elif args.base_url is not None:
+        inputs.base_url(args.base_url, "--base-url")  # given, so checked, though not used
     service = open_service()
-    role = Role.parse(args.role)
     if args.action == "list":
-        row = service.store.get_table(args.table)
+        row = service.store.get_table(table)
         for k in service.store.keys(row.id, include_revoked=True):
+            if role is not None and k.role != str(role):
+                continue
             state = t("table.revoked", lang) if k.revoked_at else t("table.live", lang)
             print(f"{k.role}\t{k.created_at}\t{state}")
         return 0
+    role = role or REFEREE
     if args.action == "revoke":
         if role == REFEREE:
             raise InvalidAction("table/revoke_referee")
-        row = service.store.get_table(args.table)
+        row = service.store.get_table(table)
         from aids.tables.keys import now
 
         count = service.store.revoke_keys(row.id, str(role), now())
         print(t("table.revoked_n", lang, n=count, role=str(role)))
         return 0
-    key = service.reissue_key(args.table, role)
-    base = _base(args.base_url, lang)
+    key = service.reissue_key(table, role)
     label = "table.referee_link" if role == REFEREE else "table.seat_link"
-    print(f"{t(label, lang, role=str(role))}: {referee_url(base, args.table, key)}")
+    print(f"{t(label, lang, role=str(role))}: {referee_url(base, table, key)}")
     return 0
 
 
+def _table_id(raw: str) -> str:
+    """A table id as the service checks one, before the store is asked (an undecodable or
+    malformed id is no table, never a traceback)."""
+    if not PUBLIC_ID_RE.match(raw):
+        raise NotFound("table/not_found")
+    return raw
+
+
 def _record(args: argparse.Namespace, lang: str) -> int:
-    """Append each line's action in turn; stop at the first refused line (nothing after it)."""
+    """Append each line's action in turn. Every line is read and parsed first (JSON, then the
+    game's action form), so a malformed line refuses the whole file with nothing recorded; a
+    line the rules refuse stops the run there (nothing after it is recorded)."""
+    key = _secret_key(args)
     service = open_service()
-    if str(args.file) == "-":
-        raw = sys.stdin.buffer.read(MAX_RECORD_FILE + 1)
-        if len(raw) > MAX_RECORD_FILE:
-            raise InvalidAction("input/too_big", field="FILE", max=MAX_RECORD_FILE)
-    else:
-        raw = inputs.read_file(args.file, "FILE", max_bytes=MAX_RECORD_FILE)
+    raw = _read_input(args.file, "FILE", MAX_RECORD_FILE)
     try:
         lines = raw.decode("utf-8").splitlines()
     except UnicodeDecodeError:
         raise InvalidAction("input/encoding", field="FILE") from None
-    seq = service.snapshot(args.table).seq
-    recorded = 0
+    snapshot = service.snapshot(args.table)
+    game = service.game(snapshot.info.kind)
+    actions: list[tuple[int, Any]] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             action = inputs.json_document(line)
-            seq = service.record(args.table, args.key, seq, action).seq
+            game.action_from_dict(action)
+        except AidsError as exc:
+            where = t("table.record_refused", lang, line=number, recorded=0)
+            print(f"{where}\n{exc.code}: {exc.message(lang)}", file=sys.stderr)
+            return 2
+        actions.append((number, action))
+    seq, recorded = snapshot.seq, 0
+    for number, action in actions:
+        try:
+            seq = service.record(args.table, key, seq, action).seq
         except AidsError as exc:
             where = t("table.record_refused", lang, line=number, recorded=recorded)
             print(f"{where}\n{exc.code}: {exc.message(lang)}", file=sys.stderr)
@@ -419,6 +498,43 @@ def _record(args: argparse.Namespace, lang: str) -> int:
         recorded += 1
     print(t("table.recorded", lang, n=recorded, seq=seq))
     return 0
+
+
+MAX_KEY_FILE = 1024  # bytes; a key is 32 characters
+
+
+def _secret_key(args: argparse.Namespace) -> str:
+    """The key, from ``--key``, ``--key-file`` (``-``: standard input) or ``AIDS_KEY``: the
+    last two keep it out of the process list other users of the machine can read."""
+    if args.key is not None and args.key_file is not None:
+        raise InvalidAction("input/key_source")
+    if args.key is not None:
+        return str(args.key)
+    if args.key_file is not None:
+        if str(args.key_file) == "-" and str(args.file) == "-":
+            raise InvalidAction("input/key_stdin")
+        raw = _read_input(args.key_file, "--key-file", MAX_KEY_FILE)
+        try:
+            key = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            raise InvalidAction("input/encoding", field="--key-file") from None
+        if not key:
+            raise InvalidAction("input/empty", field="--key-file")
+        return key
+    key = os.environ.get("AIDS_KEY", "").strip()
+    if not key:
+        raise InvalidAction("input/no_key")
+    return key
+
+
+def _read_input(path: Path, field: str, max_bytes: int) -> bytes:
+    """A file's bytes, or standard input's for ``-``, at most ``max_bytes``."""
+    if str(path) != "-":
+        return inputs.read_file(path, field, max_bytes=max_bytes)
+    raw = sys.stdin.buffer.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise InvalidAction("input/too_big", field=field, max=max_bytes)
+    return raw
 
 
 def _why(exc: OSError) -> str:
@@ -433,13 +549,15 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def _emit_json(document: object, output: Path | None) -> int:
-    """An export: to ``output`` (its path is printed), or to standard output."""
-    text = json.dumps(document, ensure_ascii=False, indent=2)
+    """An export: to ``output`` (its path is printed), or to standard output (all ASCII,
+    with \\u escapes, where that is not UTF-8: the JSON stays valid, never mangled)."""
     if output:
+        text = json.dumps(document, ensure_ascii=False, indent=2)
         _write(output, (text + "\n").encode("utf-8"))
         print(output)
     else:
-        print(text)
+        encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+        print(json.dumps(document, ensure_ascii=encoding != "utf8", indent=2))
     return 0
 
 
@@ -453,10 +571,11 @@ def _export(args: argparse.Namespace, lang: str) -> int:
 
 
 def _import(args: argparse.Namespace, lang: str) -> int:
+    base = _base(None, lang)  # AIDS_PUBLIC_URL is checked before the table is stored
     data = inputs.read_file(args.file, "FILE")
     info = open_service().import_(load_export(data))
     print(f"{t('table.imported', lang)}: {info.title} ({info.public_id})")
-    print(viewer_url(_base(None, lang), info.public_id))
+    print(viewer_url(base, info.public_id))
     return 0
 
 
@@ -465,8 +584,8 @@ def _meets() -> MeetService:
 
 
 def _meet_new(args: argparse.Namespace, lang: str) -> int:
+    base = _base(args.base_url, lang)  # checked before the event is stored
     info, key = _meets().create(args.title, args.date, scoring_of(args.rule, args.points))
-    base = _base(args.base_url, lang)
     print(f"{t('meet.cli.created', lang)}: {info.title} ({info.public_id})")
     print(f"{t('meet.organiser_link', lang)}: {organiser_url(base, info.public_id, key)}")
     print(f"{t('meet.cli.event_link', lang)}: {meet_url(base, info.public_id)}")
@@ -559,19 +678,20 @@ def _meet_export(args: argparse.Namespace, lang: str) -> int:
 
 
 def _meet_import(args: argparse.Namespace, lang: str) -> int:
+    base = _base(None, lang)  # AIDS_PUBLIC_URL is checked before the event is stored
     data = inputs.read_file(args.file, "FILE")
     service = _meets()
     info = service.import_(load_export(data))
     count = len(service.members(info.public_id))
     print(f"{t('meet.cli.imported', lang)}: {info.title} ({info.public_id}),"
           f" {t('meet.cli.tables', lang, n=count)}")  # fmt: skip
-    print(meet_url(_base(None, lang), info.public_id))
+    print(meet_url(base, info.public_id))
     return 0
 
 
 def _meet_key(args: argparse.Namespace, lang: str) -> int:
+    base = _base(args.base_url, lang)  # checked before the old link is stopped
     key = _meets().reissue_key(args.meet)
-    base = _base(args.base_url, lang)
     print(f"{t('meet.organiser_link', lang)}: {organiser_url(base, args.meet, key)}")
     return 0
 

@@ -8,6 +8,8 @@ nothing downstream has to guess what a string may contain.
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import json
 import re
 import tomllib
@@ -138,6 +140,26 @@ def base_url(raw: object, field: str = "AIDS_PUBLIC_URL") -> str:
     ):
         raise InvalidAction("input/url", field=field, max=MAX_URL)
     return value
+
+
+HOST_NAME = re.compile(
+    r"\A(?=.{1,253}\Z)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\Z"
+)
+
+
+def listen_address(raw: object, field: str) -> str:
+    """An address to listen on: an IP address (``0.0.0.0``: every network) or a host name.
+
+    >>> listen_address("0.0.0.0", "--address"), listen_address("tracker.local", "--address")
+    ('0.0.0.0', 'tracker.local')
+    """
+    if isinstance(raw, str) and raw.isascii():
+        with contextlib.suppress(ValueError):
+            return str(ipaddress.ip_address(raw))
+        if HOST_NAME.match(raw):
+            return raw
+    raise InvalidAction("input/address", field=field)
 
 
 def read_file(path: Path, field: str, *, max_bytes: int = MAX_JSON_BYTES) -> bytes:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from aids.core.errors import InvalidAction
 from aids.games.base import Outcome, Role
 from aids.store.base import TableRow
 from aids.tables.fold import Fold, LogEntry
@@ -83,7 +84,12 @@ def table_info(row: TableRow) -> TableInfo:
 
 
 def snapshot_of(row: TableRow, fold: Fold, role: Role, *, lazy: bool = False) -> Snapshot:
-    """``role``'s snapshot. ``lazy``: the log is filtered only if read (a write's result)."""
+    """``role``'s snapshot. ``lazy``: the log is filtered only if read (a write's result).
+
+    Raises ``InvalidAction("table/role_type")`` for a role that is not a ``Role`` (a Python
+    caller's ``"referee"``): every read is filtered for a role, so none is guessed."""
+    if not isinstance(role, Role):
+        raise InvalidAction("table/role_type", type=type(role).__name__[:40])
     game = fold.game
     referee = role.is_referee
     states = tuple(fold.states)  # the fold's list grows only in a copy: this stays as it is

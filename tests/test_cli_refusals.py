@@ -1,0 +1,278 @@
+"""The ``aids`` command checks every input before its first write, and never shows a traceback.
+
+Each command runs as a real subprocess on a real SQLite file; a refused command exits 2 with
+``code: message`` and the file's content (every row, as SQL text) is what it was before.
+Commands used to store first and check the base URL after: ``aids key rotate --base-url
+ftp://x`` stopped the referee's link and never showed the new one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aids.games.base import REFEREE, Role
+from aids.games.derby.model import DerbySetup
+from aids.meets import MeetService
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+
+ROOT = Path(__file__).resolve().parents[1]
+GOOD_URL = "http://tracker.test:8501"
+UNDECODABLE = os.fsencode("\udcff") * 24  # argv bytes that are no UTF-8
+
+
+def run(*args: str | bytes, db: Path, stdin: str | None = None,
+        **env: str | None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """``aids`` in a subprocess; ``env`` overrides the environment (None removes a name)."""
+    environ = dict(os.environ, AIDS_DB=str(db), AIDS_PUBLIC_URL=GOOD_URL, AIDS_LANG="en")
+    environ.pop("AIDS_KEY", None)
+    environ.pop("AIDS_GAME_PLUGINS", None)
+    for name, value in env.items():
+        if value is None:
+            environ.pop(name, None)
+        else:
+            environ[name] = value
+    return subprocess.run(
+        [sys.executable, "-m", "aids.cli", *args],
+        capture_output=True, text=True, env=environ, input=stdin, cwd=ROOT, check=False,
+    )  # fmt: skip
+
+
+def dump(db: Path) -> str:
+    with sqlite3.connect(db) as conn:
+        return "\n".join(conn.iterdump())
+
+
+class Night:
+    """A data file with a Derby (one bet in), a Grand National with seat keys and an event."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.db = tmp / "night.sqlite3"
+        service = TableService(SqliteStore(self.db), engines())
+        info, self.key = service.create(
+            "derby", "Derby", DerbySetup.default(["Aki", "Ben"]).to_dict()
+        )
+        self.pid = info.public_id
+        service.record(self.pid, self.key, 0, {"type": "bet", "player": 0, "horse": 1})
+        gn = service.game("gn")
+        gn_setup = gn.setup_to_dict(gn.default_setup(["Aki", "Ben"], "en"))
+        gn_info, gn_key = service.create("gn", "Aintree", gn_setup)
+        self.gn = gn_info.public_id
+        service.rotate_key(self.gn, gn_key, Role.seat_of(0))
+        meets = MeetService(service)
+        meet, _ = meets.create("Friday", "2026-11-27")
+        self.meet = meet.public_id
+        self.table_file = tmp / "table.json"
+        self.table_file.write_text(json.dumps(service.export(self.pid)), encoding="utf-8")
+        self.meet_file = tmp / "meet.json"
+        self.meet_file.write_text(json.dumps(meets.export(self.meet)), encoding="utf-8")
+        self.service = service
+
+    def close(self) -> None:
+        self.service.store.close()
+
+
+@pytest.fixture
+def night(tmp_path: Path) -> Night:
+    made = Night(tmp_path)
+    made.close()
+    return made
+
+
+def refuses(night: Night | Path, code: str, *args: str, stdin: str | None = None,
+            **env: str | None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """Exit 2 with ``code``, no traceback, and the data file (a night's, or this one) as it was."""
+    db = night if isinstance(night, Path) else night.db
+    before = dump(db)
+    result = run(*args, db=db, stdin=stdin, **env)
+    assert result.returncode == 2, (args, result.stdout, result.stderr)
+    assert result.stderr.startswith(f"{code}:") or f"\n{code}:" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert dump(db) == before, f"{args} changed the data file"
+    return result
+
+
+# --- every command that writes checks its inputs first -------------------------------------
+
+
+def test_new_with_a_bad_base_url_stores_no_table(night: Night) -> None:
+    new = ("new", "derby", "--title", "T", "--player", "A", "--player", "B")
+    refuses(night, "input/url", *new, "--base-url", "ftp://x")
+    refuses(night, "input/url", *new, AIDS_PUBLIC_URL="ftp://x")
+
+
+def test_key_rotate_with_a_bad_base_url_keeps_the_working_referee_link(night: Night) -> None:
+    refuses(night, "input/url", "key", "rotate", night.pid, "--base-url", "ftp://x")
+    refuses(night, "input/url", "key", "rotate", night.pid, AIDS_PUBLIC_URL="ftp://x")
+    refuses(night, "input/url", "key", "rotate", night.gn, "--role", "seat:0",
+            "--base-url", "http://h/?q=1")  # fmt: skip
+    service = TableService(SqliteStore(night.db), engines())
+    assert service.role_for(night.pid, night.key) == REFEREE
+
+
+def test_key_revoke_and_list_check_a_base_url_given_to_them(night: Night) -> None:
+    refuses(night, "input/url", "key", "revoke", night.gn, "--role", "seat:0",
+            "--base-url", "ftp://x")  # fmt: skip
+    refuses(night, "input/url", "key", "list", night.gn, "--base-url", "ftp://x")
+
+
+def test_imports_under_a_bad_public_url_store_nothing(night: Night, tmp_path: Path) -> None:
+    other = tmp_path / "other.sqlite3"
+    TableService(SqliteStore(other), engines()).store.close()
+    refuses(other, "input/url", "import", str(night.table_file), AIDS_PUBLIC_URL="ftp://x")
+    refuses(other, "input/url", "meet", "import", str(night.meet_file), AIDS_PUBLIC_URL="x")
+
+
+def test_meet_new_and_meet_key_with_a_bad_base_url_change_nothing(night: Night) -> None:
+    refuses(night, "input/url", "meet", "new", "--title", "X", "--date", "2026-11-28",
+            "--base-url", "ftp://x")  # fmt: skip
+    refuses(night, "input/url", "meet", "key", night.meet, "--base-url", "ftp://x")
+    refuses(night, "input/url", "meet", "key", night.meet, AIDS_PUBLIC_URL="javascript:x")
+
+
+def test_meet_add_remove_set_refusals_change_nothing(night: Night) -> None:
+    refuses(night, "table/not_found", "meet", "add", night.meet, "B" * 24)
+    refuses(night, "meet/not_in", "meet", "remove", night.meet, night.pid)
+    refuses(night, "meet/date", "meet", "set", night.meet, "--date", "2026-02-30")
+    refuses(night, "meet/points_order", "meet", "set", night.meet, "--points", "1,5")
+
+
+def test_print_seat_links_that_cannot_be_written_stops_no_link(night: Night) -> None:
+    out = night.tmp / "out"
+    (out / f"gn-sheet-{night.gn[:8]}-private-en-a4.pdf").mkdir(parents=True)  # not a file
+    refuses(night, "output/file", "print", "gn", "--table", night.gn, "--seat-links",
+            "--sheet-lang", "en", "--out", str(out))  # fmt: skip
+    refuses(night, "input/url", "print", "gn", "--table", night.gn, "--seat-links",
+            "--out", str(out), "--base-url", "ftp://x")  # fmt: skip
+
+
+def test_record_parses_every_line_before_recording_any(night: Night) -> None:
+    typo = {"type": "play", "player": 1, "horse": 2, "card": "green:2", "discard_cont": 3}
+    lines = [json.dumps({"type": "play", "player": 0, "horse": 1, "card": "blue:2"}),
+             json.dumps(typo)]  # fmt: skip
+    result = refuses(night, "input/unknown_field", "record", night.pid, "-", "--key", night.key,
+                     stdin="\n".join(lines))  # fmt: skip
+    assert "Line 2" in result.stderr and "discard_cont" in result.stderr
+    refuses(night, "input/json", "record", night.pid, "-", "--key", night.key,
+            stdin=lines[0] + "\n{broken")  # fmt: skip
+
+
+def test_serve_with_bad_settings_makes_no_data_file(tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh" / "aids.sqlite3"
+    fresh.parent.mkdir()
+    for args, env, code in [
+        ((), {"AIDS_PUBLIC_URL": "ftp://x"}, "input/url"),
+        (("--address", "0.0.0.0; rm -rf /"), {}, "input/address"),
+        (("--address", "ｌｏｃａｌｈｏｓｔ"), {}, "input/address"),
+        (("--port", "0"), {}, "input/number"),
+    ]:
+        result = run("serve", *args, db=fresh, **env)
+        assert result.returncode == 2 and code in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
+        assert not any(fresh.parent.iterdir()), args  # no data file, no tracker file
+
+
+# --- the key kept out of the process list ---------------------------------------------------
+
+
+def test_record_reads_the_key_from_aids_key_a_key_file_or_standard_input(night: Night) -> None:
+    plays = [
+        {"type": "play", "player": 0, "horse": 1, "card": "blue:2"},
+        {"type": "play", "player": 1, "horse": 2, "card": "green:2"},
+        {"type": "play", "player": 0, "horse": 3, "card": "yellow:2"},
+    ]
+    script = night.tmp / "plays.jsonl"
+    script.write_text(json.dumps(plays[0]), encoding="utf-8")
+    env_run = run("record", night.pid, str(script), db=night.db, AIDS_KEY=night.key)
+    assert env_run.returncode == 0, env_run.stderr
+    key_file = night.tmp / "referee.key"
+    key_file.write_text(night.key + "\n", encoding="utf-8")
+    file_run = run("record", night.pid, "-", "--key-file", str(key_file), db=night.db,
+                   stdin=json.dumps(plays[1]))  # fmt: skip
+    assert file_run.returncode == 0, file_run.stderr
+    script.write_text(json.dumps(plays[2]), encoding="utf-8")
+    stdin_run = run("record", night.pid, str(script), "--key-file", "-", db=night.db,
+                    stdin=night.key + "\n")  # fmt: skip
+    assert stdin_run.returncode == 0, stdin_run.stderr
+    service = TableService(SqliteStore(night.db), engines())
+    assert [e.action.to_dict() for e in service.snapshot(night.pid).log][1:] == plays
+
+
+def test_record_refuses_a_missing_doubled_or_empty_key(night: Night) -> None:
+    line = json.dumps({"type": "play", "player": 0, "horse": 1, "card": "blue:2"})
+    result = refuses(night, "input/no_key", "record", night.pid, "-", stdin=line)
+    assert "AIDS_KEY" in result.stderr and "--key-file" in result.stderr
+    key_file = night.tmp / "k"
+    key_file.write_text(night.key)
+    refuses(night, "input/key_source", "record", night.pid, "-", "--key", night.key,
+            "--key-file", str(key_file), stdin=line)  # fmt: skip
+    refuses(night, "input/key_stdin", "record", night.pid, "-", "--key-file", "-", stdin=line)
+    key_file.write_text("\n")
+    refuses(night, "input/empty", "record", night.pid, "-", "--key-file", str(key_file),
+            stdin=line)  # fmt: skip
+    refuses(night, "input/file", "record", night.pid, "-", "--key-file",
+            str(night.tmp / "none.key"), stdin=line)  # fmt: skip
+    refuses(night, "input/too_big", "record", night.pid, "-", "--key-file", "/dev/zero",
+            stdin=line)  # fmt: skip
+    refuses(night, "table/forbidden", "record", night.pid, "-", stdin=line, AIDS_KEY="guess")
+
+
+def test_record_help_names_the_ways_to_give_a_key(tmp_path: Path) -> None:
+    text = " ".join(run("record", "--help", db=tmp_path / "a.sqlite3").stdout.split())
+    assert "AIDS_KEY" in text and "--key-file" in text
+    assert "other users of this machine" in text
+
+
+# --- no traceback ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", ["list", "revoke", "rotate"])
+def test_key_with_an_undecodable_table_id_is_no_table(night: Night, action: str) -> None:
+    result = run("key", action, UNDECODABLE, "--role", "seat:0", db=night.db)  # type: ignore[arg-type]
+    assert result.returncode == 2 and result.stderr.startswith("table/not_found:")
+    assert "Traceback" not in result.stderr
+
+
+def test_a_path_too_long_for_the_file_system_is_refused(night: Night) -> None:
+    long = str(night.tmp / ("x" * 300))
+    refuses(night, "output/file", "print", "derby", "--out", long)
+    refuses(night, "output/file", "export", night.pid, "-o", long)
+    refuses(night, "output/file", "meet", "sheet", night.meet, "--out", str(Path(long) / "y"))
+    refuses(night, "input/file", "import", long)
+
+
+def test_a_terminal_that_cannot_show_a_path_or_a_name_gets_it_escaped(night: Night) -> None:
+    out = night.tmp / "出力"
+    printed = run("print", "derby", "--sheet-lang", "en", "--out", str(out), db=night.db,
+                  PYTHONIOENCODING="ascii", LANG="C", LC_ALL="C")  # fmt: skip
+    assert printed.returncode == 0, printed.stderr
+    assert "\\u51fa\\u529b" in printed.stdout and list(out.iterdir())
+    shown = run("--lang", "ja", "meet", "show", night.meet, db=night.db,
+                PYTHONIOENCODING="ascii")  # fmt: skip
+    assert shown.returncode == 0 and "Traceback" not in shown.stderr
+    exported = run("export", night.pid, db=night.db, PYTHONIOENCODING="ascii")
+    assert exported.returncode == 0
+    assert json.loads(exported.stdout)["table"]["title"] == "Derby"
+    missing = run("--lang", "ja", "import", str(out / "なし.json"), db=night.db,
+                  PYTHONIOENCODING="ascii")  # fmt: skip
+    assert missing.returncode == 2 and missing.stderr.startswith("input/file:")
+    assert "Traceback" not in missing.stderr
+
+
+def test_an_export_to_an_ascii_terminal_is_valid_json_of_the_same_text(night: Night) -> None:
+    service = TableService(SqliteStore(night.db), engines())
+    info, _ = service.create("derby", "夜のダービー é 😀",
+                             DerbySetup.default(["明", "Ben"]).to_dict())  # fmt: skip
+    service.store.close()
+    exported = run("export", info.public_id, db=night.db, PYTHONIOENCODING="ascii")
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads(exported.stdout)["table"]["title"] == "夜のダービー é 😀"
