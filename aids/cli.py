@@ -164,7 +164,7 @@ def _meet_parser(sub: Any) -> None:
     lst = msub.add_parser("list", help="every event, newest night first")
     lst.set_defaults(run=_meet_list)
     for name, help_text, run in (
-        ("add", "put a table (its public id or link) in the event", _meet_add),
+        ("add", "put a table (its public id: the host needs no key) in the event", _meet_add),
         ("remove", "take a table out of the event (the table stays)", _meet_remove),
     ):
         cmd = msub.add_parser(name, help=help_text)
@@ -585,11 +585,18 @@ def _meets() -> MeetService:
 
 def _meet_new(args: argparse.Namespace, lang: str) -> int:
     base = _base(args.base_url, lang)  # checked before the event is stored
-    info, key = _meets().create(args.title, args.date, scoring_of(args.rule, args.points))
+    info, key = _meets().create(args.title, args.date, _scoring(args.rule, args.points))
     print(f"{t('meet.cli.created', lang)}: {info.title} ({info.public_id})")
     print(f"{t('meet.organiser_link', lang)}: {organiser_url(base, info.public_id, key)}")
     print(f"{t('meet.cli.event_link', lang)}: {meet_url(base, info.public_id)}")
     return 0
+
+
+def _scoring(rule: str, points: str | None) -> Any:
+    """The scoring options; ``--points`` with ``--rule score`` is refused, not ignored."""
+    if rule == "score" and points is not None:
+        raise InvalidAction("meet/points_with_score")
+    return scoring_of(rule, points)
 
 
 def _meet_list(args: argparse.Namespace, lang: str) -> int:
@@ -640,7 +647,7 @@ def _meet_show(args: argparse.Namespace, lang: str) -> int:
 def _meet_set(args: argparse.Namespace, lang: str) -> int:
     scoring = None
     if args.rule is not None or args.points is not None:
-        scoring = scoring_of(args.rule or "placing", args.points)
+        scoring = _scoring(args.rule or "placing", args.points)
     info = _meets().update(args.meet, None, title=args.title, date=args.date, scoring=scoring,
                            host=True)  # fmt: skip
     print(f"{info.title} · {info.date} · {info.scoring.describe(lang)}")

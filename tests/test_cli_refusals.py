@@ -144,6 +144,11 @@ def test_meet_add_remove_set_refusals_change_nothing(night: Night) -> None:
     refuses(night, "meet/not_in", "meet", "remove", night.meet, night.pid)
     refuses(night, "meet/date", "meet", "set", night.meet, "--date", "2026-02-30")
     refuses(night, "meet/points_order", "meet", "set", night.meet, "--points", "1,5")
+    # points with the score rule were dropped without a word
+    refuses(night, "meet/points_with_score", "meet", "set", night.meet, "--rule", "score",
+            "--points", "10,6")  # fmt: skip
+    refuses(night, "meet/points_with_score", "meet", "new", "--title", "X", "--date",
+            "2026-11-28", "--rule", "score", "--points", "10,6")  # fmt: skip
 
 
 def test_print_seat_links_that_cannot_be_written_stops_no_link(night: Night) -> None:
