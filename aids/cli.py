@@ -49,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     except AidsError as exc:
         print(f"{exc.code}: {exc.message(lang)}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (``aids export … | head``): stop quietly
+        with contextlib.suppress(OSError, ValueError):  # and no second error at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _tolerant_streams() -> None:

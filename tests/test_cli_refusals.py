@@ -281,3 +281,18 @@ def test_an_export_to_an_ascii_terminal_is_valid_json_of_the_same_text(night: Ni
     exported = run("export", info.public_id, db=night.db, PYTHONIOENCODING="ascii")
     assert exported.returncode == 0, exported.stderr
     assert json.loads(exported.stdout)["table"]["title"] == "夜のダービー é 😀"
+
+
+def test_a_reader_that_goes_away_gets_no_traceback(night: Night) -> None:
+    """``aids export ID | head -1``: the reading end is closed before the JSON is written."""
+    environ = dict(os.environ, AIDS_DB=str(night.db), AIDS_PUBLIC_URL=GOOD_URL)
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write of the child's finds no reader
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "aids.cli", "export", night.pid],
+            stdout=write_end, stderr=subprocess.PIPE, env=environ, cwd=ROOT, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    assert result.returncode == 1 and result.stderr == b""
