@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(OSError, ValueError):  # and no second error at exit
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: a write is one transaction, so it is whole or absent
+        return 130
 
 
 def _tolerant_streams() -> None:

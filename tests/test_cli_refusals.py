@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -296,3 +298,34 @@ def test_a_reader_that_goes_away_gets_no_traceback(night: Night) -> None:
     finally:
         os.close(write_end)
     assert result.returncode == 1 and result.stderr == b""
+
+
+def test_ctrl_c_while_reading_standard_input_gets_no_traceback(night: Night) -> None:
+    environ = dict(os.environ, AIDS_DB=str(night.db), AIDS_KEY=night.key)
+    with subprocess.Popen(
+        [sys.executable, "-m", "aids.cli", "record", night.pid, "-"],
+        stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=environ, cwd=ROOT,
+    ) as proc:  # fmt: skip
+        waited = 0.0  # until the data file is open: the command then reads standard input
+        while waited < 30 and not _holds(proc.pid, night.db):
+            time.sleep(0.1)
+            waited += 0.1
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and b"Traceback" not in err
+
+
+def _holds(pid: int, path: Path) -> bool:
+    """Whether process ``pid`` has ``path`` open (Linux ``/proc``)."""
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(fd) == str(path):
+                return True
+        except OSError:
+            continue
+    return False
