@@ -9,6 +9,11 @@ per measure. ``estimate`` averages many playouts and says how sure it is: the nu
 playouts and the half-width of the 95 % interval of each figure. A model may also compute a
 position exactly where that is cheap; ``estimate`` then returns the exact figures.
 
+Every estimate ends: a time budget is a deadline that the models' exact enumeration and
+playouts check as they go (between playouts, not only between batches), and every playout is
+capped in steps (a model's ``max_steps``): one that runs past its cap is a bug, raised as
+``PlayoutTooLong`` for the caller to log, never an endless loop.
+
 Pure: no Streamlit, no storage. The table service caches an estimate per log position and
 computes it after a write, never in its way (``aids/tables/chances.py``).
 """
@@ -23,6 +28,22 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
+EXACT_SHARE = 0.5  # of a budget, what exact enumeration may spend before the playouts
+
+
+class PlayoutTooLong(RuntimeError):
+    """A playout ran past its model's step cap: a bug in the model or the engine (a position
+    that never ends), never the table's doing. Raised, not looped on, so the caller logs it
+    and the worker moves on to the next table."""
+
+    def __init__(self, kind: str, steps: int) -> None:
+        super().__init__(f"{kind}: a playout did not end within {steps} steps")
+        self.kind, self.steps = kind, steps
+
+
+def past(deadline: float | None) -> bool:
+    """Whether ``deadline`` (a ``time.perf_counter()`` reading; None: none) has passed."""
+    return deadline is not None and time.perf_counter() >= deadline
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +107,17 @@ class ChanceModel(Protocol):
         """The figures when nothing is left to chance (the race is over), else None."""
         ...
 
-    def exact(self, state: Any) -> tuple[float, ...] | None:
-        """The figures computed exactly, when that is cheap; None otherwise."""
+    def exact(self, state: Any, deadline: float | None = None) -> tuple[float, ...] | None:
+        """The figures computed exactly, when that is cheap; None otherwise, and None as soon
+        as ``deadline`` (a ``time.perf_counter()`` reading) has passed."""
         ...
 
-    def playouts(self, state: Any, n: int, rng: random.Random) -> Sequence[Sequence[float]]:
-        """``n`` games played out from ``state`` (a viewer's view): one row of values each."""
+    def playouts(
+        self, state: Any, n: int, rng: random.Random, deadline: float | None = None
+    ) -> Sequence[Sequence[float]]:
+        """``n`` games played out from ``state`` (a viewer's view): one row of values each;
+        fewer, but at least one, once ``deadline`` has passed (checked after each game). A
+        game past the model's step cap raises ``PlayoutTooLong``."""
         ...
 
     def label(self, state: Any, measure: Measure, lang: str) -> str:
@@ -114,15 +140,18 @@ def estimate(
     exact: bool = True,
 ) -> Estimate:
     """The chances for ``state`` (what every player may see): decided, exact, or the mean of
-    ``playouts`` random games — fewer if ``budget`` seconds run out first (checked between
-    batches sized to take about a tenth of the budget, at most ``batch``). The same seed and
-    the same number of playouts give the same figures. ``exact=False``: playouts only, even
+    ``playouts`` random games — fewer (at least one) if ``budget`` seconds run out first: the
+    exact enumeration may spend ``EXACT_SHARE`` of it, and the playouts check the deadline
+    after each game (in batches sized to take about a tenth of the budget, at most
+    ``batch``). So an estimate ends within its budget and one playout. The same seed and the
+    same number of playouts give the same figures. ``exact=False``: playouts only, even
     where the figures are known (to compare the two)."""
     started = time.perf_counter()
+    deadline = None if budget is None else started + budget
     measures = model.measures(state)
     known = model.decided(state) if exact else None
     if known is None and exact:
-        known = model.exact(state)
+        known = model.exact(state, None if budget is None else started + budget * EXACT_SHARE)
     if known is not None:
         zeros = tuple(0.0 for _ in measures)
         spent = time.perf_counter() - started
@@ -133,13 +162,13 @@ def estimate(
     done, size = 0, min(batch, 20)  # a first small batch measures the pace
     while done < playouts:
         begun = time.perf_counter()
-        for row in model.playouts(state, min(size, playouts - done), rng):
+        for row in model.playouts(state, min(size, playouts - done), rng, deadline):
             for i, v in enumerate(row):
                 sums[i] += v
                 squares[i] += v * v
             done += 1
         now = time.perf_counter()
-        if budget is not None and now - started > budget:
+        if deadline is not None and now >= deadline:
             break
         pace = max(now - begun, 1e-6) / max(1, size)  # seconds per playout
         size = max(1, min(batch, int((budget or 1.0) / 10 / pace)))

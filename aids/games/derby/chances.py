@@ -25,7 +25,7 @@ from functools import cache
 from math import comb
 
 from aids.core.i18n import t
-from aids.games.chances import Measure
+from aids.games.chances import Measure, PlayoutTooLong, past
 from aids.games.derby.data import load
 from aids.games.derby.model import (
     BLACK,
@@ -38,6 +38,9 @@ from aids.games.derby.model import (
 )
 
 BLACK_ROW = 8  # a black card's "row" in the code of a card: row * 10 + value
+#: a playout's cap: a race has 90 cards to play, at most 25 bets, and a pass only from a hand
+#: with no live card (which then draws, or, the pile out, waits for one that has one)
+MAX_STEPS = 2_000
 # an action in a playout: (BET, horse) | (PLAY, horse, card code) | (PASS,)
 BET, PLAY, PASS = 0, 1, 2
 FastAction = tuple[int, ...]
@@ -142,9 +145,12 @@ class FastRace:
         wanted = _encode(action)
         self.run(lambda options: options.index(wanted), steps=1)
 
-    def play_out(self, rng: random.Random) -> list[float]:
-        """Uniformly random legal choices to the end; the result."""
-        self.run(None, pick=rng.random)
+    def play_out(self, rng: random.Random, max_steps: int = MAX_STEPS) -> list[float]:
+        """Uniformly random legal choices to the end; the result. Raises ``PlayoutTooLong``
+        rather than take more than ``max_steps`` actions."""
+        self.run(None, steps=max_steps, pick=rng.random)
+        if not self.ended:
+            raise PlayoutTooLong("derby", max_steps)
         return self.result()
 
     def run(
@@ -226,7 +232,7 @@ class FastRace:
             turn = (turn + 1) % players
             bet_made = False
             if not deck and not ended:  # the pile is out: the race ends if nobody can play
-                ended = not running or not any(hands)
+                ended = not any(options_of[c] for h in hands for c in h)  # (a dead card can't)
         self.fence, self.covered, self.turn = fence, covered, turn
         self.bet_made, self.ended = bet_made, ended
 
@@ -349,6 +355,8 @@ class DerbyChances:
     exact_deals = 2_000
     #: and when the positions met along the way are at most this many
     exact_nodes = 200_000
+    #: a playout's cap in actions (``PlayoutTooLong`` past it)
+    max_steps = MAX_STEPS
 
     def __init__(self, history: Sequence[DerbyState] = ()) -> None:
         self.history = tuple(history)
@@ -420,9 +428,10 @@ class DerbyChances:
 
         return deal
 
-    def exact(self, state: DerbyState) -> tuple[float, ...] | None:
+    def exact(self, state: DerbyState, deadline: float | None = None) -> tuple[float, ...] | None:
         """Every deal of the unseen cards, each played out over every sequence of choices:
-        only once the pile is out, and given up (None) past ``exact_nodes`` positions."""
+        only once the pile is out, and given up (None) past ``exact_nodes`` positions or
+        ``deadline``."""
         if state.pile > 0 or _deal_count(state, self._sizes(state)) > self.exact_deals:
             return None
         memo: dict[tuple[object, ...], list[float]] = {}
@@ -430,22 +439,30 @@ class DerbyChances:
         n = 0
         try:
             for hands, deck in self.deals(state):
-                value = _expected(FastRace.of(state, hands, deck), memo, self.exact_nodes)
+                race = FastRace.of(state, hands, deck)
+                value = _expected(race, memo, self.exact_nodes, deadline)
                 total = [a + b for a, b in zip(total, value, strict=True)] if total else value
                 n += 1
         except _TooBig:
             return None
         return tuple(v / n for v in total) if n else None
 
-    def playouts(self, state: DerbyState, n: int, rng: random.Random) -> list[list[float]]:
+    def playouts(
+        self, state: DerbyState, n: int, rng: random.Random, deadline: float | None = None
+    ) -> list[list[float]]:
+        """``n`` deals, each played out on ``FastRace``: the hands put in as ``FastRace.of``
+        has them, live cards only (a fallen horse's card dealt to a hand is discarded at its
+        holder's turn and a live one drawn in its place)."""
         deal = self._dealer(state)
         template = FastRace.of(state, [], [])
-        rows = []
-        for _ in range(n):
+        live = template.options
+        rows: list[list[float]] = []
+        while len(rows) < n and not (rows and past(deadline)):
             hands, deck = deal(rng)
             race = template.copy()
-            race.hands, race.deck = hands, deck[::-1]
-            rows.append(race.play_out(rng))
+            race.hands = [[c for c in hand if live[c]] for hand in hands]
+            race.deck = deck[::-1]
+            rows.append(race.play_out(rng, self.max_steps))
         return rows
 
 
@@ -476,10 +493,13 @@ class _TooBig(Exception):
 
 
 def _expected(
-    race: FastRace, memo: dict[tuple[object, ...], list[float]], limit: int
+    race: FastRace,
+    memo: dict[tuple[object, ...], list[float]],
+    limit: int,
+    deadline: float | None = None,
 ) -> list[float]:
     """The expectation of ``result`` over every sequence of uniformly random choices (each
-    position once: ``memo``)."""
+    position once: ``memo``); ``_TooBig`` past ``limit`` positions or ``deadline``."""
     if race.ended:
         return race.result()
     key = (
@@ -490,14 +510,14 @@ def _expected(
     known = memo.get(key)
     if known is not None:
         return known
-    if len(memo) >= limit:
+    if len(memo) >= limit or (len(memo) & 255 == 0 and past(deadline)):
         raise _TooBig
     options = race.actions()
     total: list[float] = []
     for action in options:
         after = race.copy()
         after.step(action)
-        value = _expected(after, memo, limit)
+        value = _expected(after, memo, limit, deadline)
         total = [a + b for a, b in zip(total, value, strict=True)] if total else list(value)
     memo[key] = result = [v / len(options) for v in total]
     return result

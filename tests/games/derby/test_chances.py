@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from aids.games.base import VIEWER
-from aids.games.chances import estimate
+from aids.games.chances import PlayoutTooLong, estimate
 from aids.games.derby import engine
 from aids.games.derby.chances import (
     BET,
@@ -24,6 +24,7 @@ from aids.games.derby.chances import (
     code,
     hand_sizes,
     to_engine_action,
+    unseen,
 )
 from aids.games.derby.model import Bet, Counter, DerbySetup, DerbyState, PlayCard
 from aids.games.derby.simulate import play_out, random_action, with_fallen_discards
@@ -213,3 +214,67 @@ def test_a_finished_race_is_decided_exactly() -> None:
     shares = [result.value("player", p) for p in range(3)]
     assert sum(shares) == pytest.approx(1.0)
     assert all((s > 0) == (engine.scores(final)[p] == best) for p, s in enumerate(shares))
+
+
+def _tracked_keeping_dead_cards(seed: int) -> list[DerbyState]:
+    """A tracked race whose players keep the cards of fallen horses in hand (the log hears
+    of no discard): the twin of a random simulation."""
+    from tests.games.derby.test_chances_plain import race
+
+    _, twins = race(random.Random(seed), 4, keep=1.0)
+    return twins
+
+
+@pytest.mark.timeout(60)
+def test_a_dead_card_dealt_to_a_hand_leaves_it_as_the_fast_race_has_it() -> None:
+    """Chances model: a fallen horse's card in a hand is discarded at its holder's turn and a
+    live one drawn, so the playouts' hands hold only live cards — exactly ``FastRace.of``
+    with the same deal (a hand kept its dead cards: it drew fewer, bet more often, and its
+    player's expected points came out high)."""
+    twins = _tracked_keeping_dead_cards(1)
+    at = next(i for i, s in enumerate(twins) if s.fence == 3)
+    viewed = [engine.view(s, VIEWER) for s in twins[: at + 1]]
+    model = DerbyChances(viewed)
+    state = viewed[-1]
+    dead = [c for c in unseen(state) if c < 80 and state.fallen[c // 10] is not None]
+    assert len(dead) > state.discarded  # dead cards are dealt into hands
+    got = model.playouts(state, 200, random.Random(4))
+    rng = random.Random(4)
+    want = []
+    for _ in range(200):
+        hands, deck = model.sample(state, rng)
+        want.append(FastRace.of(state, hands, deck).play_out(rng))
+    assert got == want
+
+
+@pytest.mark.timeout(60)
+def test_a_playout_ends_once_the_pile_is_out_and_no_hand_can_play() -> None:
+    """End of the race (derby.md, ruling): with the pile out, the race ends when no player
+    can play a card — also when a hand still holds fallen horses' cards (it looped forever,
+    and stopped the chances of every table on the server). Every horse still running then
+    finishes."""
+    twins = _tracked_keeping_dead_cards(1)
+    late = [i for i, s in enumerate(twins) if s.pile == 0 and s.ended is None]
+    assert late
+    for at in late:
+        viewed = [engine.view(s, VIEWER) for s in twins[: at + 1]]
+        result = estimate(DerbyChances(viewed), viewed[-1], playouts=300, exact=False)
+        assert result.playouts == 300
+        finishing = sum(result.value("horse", h) for h in range(8))
+        assert finishing >= 3.0 - 1e-9
+        shares = sum(result.value("player", p) for p in range(4))
+        assert shares == pytest.approx(1.0)
+
+
+def test_a_playout_past_its_step_cap_raises_instead_of_looping() -> None:
+    """Chances (issue 18): a playout is capped in actions; one that runs past the cap (a bug:
+    a position that never ends) raises ``PlayoutTooLong`` for the worker to log, and an
+    estimate never loops for ever."""
+    race = fast(sim(3, 5))
+    with pytest.raises(PlayoutTooLong) as err:
+        race.play_out(random.Random(1), max_steps=10)
+    assert err.value.kind == "derby" and err.value.steps == 10
+    model = DerbyChances([sim(3, 5)])
+    model.max_steps = 10
+    with pytest.raises(PlayoutTooLong):
+        estimate(model, sim(3, 5), playouts=5, exact=False)
