@@ -37,7 +37,7 @@ from dataclasses import replace
 from functools import cache
 
 from aids.core.i18n import t
-from aids.games.chances import Measure
+from aids.games.chances import Measure, PlayoutTooLong, past
 from aids.games.ekiden import engine
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import team_label
@@ -52,6 +52,7 @@ from aids.games.ekiden.model import (
 )
 
 ROWS = 5  # a situation card's marks: one per leg rank 1–5
+MAX_STEPS = 1_000  # a playout's cap: a relay is 10 legs of a card and at most 5 runners
 Odds = tuple[tuple[int, tuple[float, ...]], ...]  # (leg rank given out, P(○), P(—), P(×))
 
 
@@ -115,10 +116,12 @@ class EkidenChances:
     model: str = "ekiden.chances.model"
     groups: tuple[str, ...] = ("win", "standing")
 
-    def __init__(self, exact_leaves: int = 20_000) -> None:
+    def __init__(self, exact_leaves: int = 20_000, max_steps: int = MAX_STEPS) -> None:
         #: exact enumeration when the weighted leaves (every future situation card at the
         #: ranks given out × every runner of the pool) are at most this many; 0: never
         self.exact_leaves = exact_leaves
+        #: a playout's cap in engine steps (``PlayoutTooLong`` past it)
+        self.max_steps = max_steps
 
     def measures(self, state: EkidenState) -> tuple[Measure, ...]:
         teams = range(state.teams)
@@ -138,26 +141,33 @@ class EkidenChances:
 
     # --- Monte Carlo ------------------------------------------------------------------------
 
-    def playouts(self, state: EkidenState, n: int, rng: random.Random) -> list[list[float]]:
-        """``n`` relays run to the end on the engine, each with freshly drawn hands."""
+    def playouts(
+        self, state: EkidenState, n: int, rng: random.Random, deadline: float | None = None
+    ) -> list[list[float]]:
+        """``n`` relays run to the end on the engine, each with freshly drawn hands (fewer,
+        at least one, once ``deadline`` has passed)."""
         base = _public(state)
         pool = runner_pool(base)
         odds = [(label, list(itertools.accumulate(p))) for label, p in mark_odds(base)]
         played = [played_runners(base, team) for team in range(base.teams)]
         used = tuple(frozenset(range(len(p))) for p in played)
         size = load().runners
-        rows = []
-        for _ in range(n):
+        rows: list[list[float]] = []
+        while len(rows) < n and not (rows and past(deadline)):
             rosters = tuple(
                 tuple(p + rng.choices(pool, k=size - len(p))) if len(p) < size else tuple(p)
                 for p in played
             )
             game = replace(base, rosters=rosters, used=used)
-            while not engine.is_over(game):
+            for _ in range(self.max_steps):
+                if engine.is_over(game):
+                    break
                 if game.phase == "situation":
                     game = engine.apply(game, _draw_card(game.leg, odds, rng))
                 else:
                     game = engine.apply(game, rng.choice(engine.legal_actions(game)))
+            else:
+                raise PlayoutTooLong("ekiden", self.max_steps)
             rows.append(result(game))
         return rows
 
@@ -172,15 +182,18 @@ class EkidenChances:
         labels = len(engine.rank_labels(state.teams))
         return math.prod([len(MARKS)] * (labels * cards) + [distinct] * runs)
 
-    def exact(self, state: EkidenState) -> tuple[float, ...] | None:
+    def exact(self, state: EkidenState, deadline: float | None = None) -> tuple[float, ...] | None:
         """Every future situation card and every runner drawn, each with its chance: only
-        when that is at most ``exact_leaves`` leaves."""
+        when that is at most ``exact_leaves`` leaves, and given up (None) at ``deadline``."""
         if engine.is_over(state) or self.leaves(state) > self.exact_leaves:
             return None
         base = _public(state)
         pool = Counter(runner_pool(base))
         runners = [(runner, count / pool.total()) for runner, count in pool.items()]
-        value = _expected(base, runners, _cards(mark_odds(base)))
+        try:
+            value = _expected(base, runners, _cards(mark_odds(base)), deadline)
+        except _TooLate:
+            return None
         return tuple(round(v, 12) for v in value)  # a certain win is 1.0, not 1.0000000000000007
 
 
@@ -212,14 +225,22 @@ def _cards(odds: Odds) -> list[tuple[tuple[Mark, ...], float]]:
     return out
 
 
+class _TooLate(Exception):
+    """Exact enumeration ran past its deadline: Monte Carlo instead."""
+
+
 def _expected(
     state: EkidenState,
     runners: Sequence[tuple[Runner, float]],
     cards: Sequence[tuple[tuple[Mark, ...], float]],
+    deadline: float | None = None,
 ) -> list[float]:
-    """The expectation of ``result`` over every card and runner still to come."""
+    """The expectation of ``result`` over every card and runner still to come (``_TooLate``
+    once ``deadline`` has passed)."""
     if engine.is_over(state):
         return result(state)
+    if past(deadline):
+        raise _TooLate
     if state.phase == "situation":
         branches: list[tuple[Situation | Run, float]] = [
             (Situation(state.leg, marks), p) for marks, p in cards
@@ -230,7 +251,7 @@ def _expected(
         branches = [(Run(team, state.leg, runner=r), p) for r, p in runners]
     total = [0.0] * (2 * state.teams)
     for action, chance in branches:
-        value = _expected(engine.apply(state, action), runners, cards)
+        value = _expected(engine.apply(state, action), runners, cards, deadline)
         for i, v in enumerate(value):
             total[i] += chance * v
     return total

@@ -48,12 +48,12 @@ from collections.abc import Sequence
 
 from aids.core.i18n import t
 from aids.games.base import CHANCE, REFEREE
-from aids.games.chances import Measure
+from aids.games.chances import Measure, PlayoutTooLong, past
 from aids.games.grand_national import engine
 from aids.games.grand_national.describe import horse_label, stable_label
 from aids.games.grand_national.model import Action, BlindBet, GnState, Move, Start
 
-#: a playout's guard: every move burns at least one speed point, so a race ends far sooner
+#: a playout's cap: every move burns at least one speed point, so a race ends far sooner
 MAX_STEPS = 5_000
 
 
@@ -67,6 +67,8 @@ class GnChances:
     exact_steps = 12
     #: and when it takes at most this many engine steps in all
     exact_nodes = 2_000
+    #: a playout's cap in engine steps (``PlayoutTooLong`` past it)
+    max_steps = MAX_STEPS
 
     def __init__(self, history: Sequence[GnState] = ()) -> None:
         # Nothing hidden matters but the sealed blind bets (left out), so the newest state
@@ -98,18 +100,25 @@ class GnChances:
     def decided(self, state: GnState) -> tuple[float, ...] | None:
         return result(state) if state.phase == "over" else None
 
-    def exact(self, state: GnState) -> tuple[float, ...] | None:
+    def exact(self, state: GnState, deadline: float | None = None) -> tuple[float, ...] | None:
         """Every sequence of spins and speeds, each position once, in the race; None if a line
-        lasts more than ``exact_steps`` steps or the whole more than ``exact_nodes`` steps."""
+        lasts more than ``exact_steps`` steps, the whole more than ``exact_nodes`` steps, or
+        ``deadline`` passes."""
         if state.phase != "race":
             return None
         try:
-            return tuple(self._expected(state, {}, [self.exact_nodes], self.exact_steps))
+            return tuple(self._expected(state, {}, [self.exact_nodes], self.exact_steps, deadline))
         except _TooBig:
             return None
 
-    def playouts(self, state: GnState, n: int, rng: random.Random) -> list[tuple[float, ...]]:
-        return [result(self.play_out(state, rng)) for _ in range(n)]
+    def playouts(
+        self, state: GnState, n: int, rng: random.Random, deadline: float | None = None
+    ) -> list[tuple[float, ...]]:
+        """``n`` races to the end (fewer, at least one, once ``deadline`` has passed)."""
+        rows: list[tuple[float, ...]] = []
+        while len(rows) < n and not (rows and past(deadline)):
+            rows.append(result(self.play_out(state, rng)))
+        return rows
 
     # --- the model ----------------------------------------------------------------------------
 
@@ -152,13 +161,14 @@ class GnChances:
         return moves
 
     def play_out(self, state: GnState, rng: random.Random) -> GnState:
-        """One game from ``state`` to the engine's end, every step drawn from ``choices``."""
-        for _ in range(MAX_STEPS):
+        """One game from ``state`` to the engine's end, every step drawn from ``choices``;
+        ``PlayoutTooLong`` past ``max_steps`` steps."""
+        for _ in range(self.max_steps):
             options = self.choices(state)
             if not options:
-                break
+                return state
             state = engine.apply(state, options[int(rng.random() * len(options))])
-        return state
+        raise PlayoutTooLong("gn", self.max_steps)
 
     def _expected(
         self,
@@ -166,9 +176,11 @@ class GnChances:
         memo: dict[tuple[object, ...], list[float]],
         budget: list[int],
         steps: int,
+        deadline: float | None = None,
     ) -> list[float]:
         """The mean of ``result`` over every sequence of equally likely choices; raises
-        ``_TooBig`` if one lasts more than ``steps`` steps or ``budget[0]`` steps run out."""
+        ``_TooBig`` if one lasts more than ``steps`` steps, ``budget[0]`` steps run out or
+        ``deadline`` passes."""
         options = self.choices(state)
         if not options:
             return list(result(state))
@@ -177,11 +189,11 @@ class GnChances:
         if known is not None:
             return known
         budget[0] -= len(options)
-        if budget[0] < 0 or steps <= 0:
+        if budget[0] < 0 or steps <= 0 or past(deadline):
             raise _TooBig
         total: list[float] = []
         for action in options:
-            value = self._expected(engine.apply(state, action), memo, budget, steps - 1)
+            value = self._expected(engine.apply(state, action), memo, budget, steps - 1, deadline)
             total = [a + b for a, b in zip(total, value, strict=True)] if total else list(value)
         memo[key] = mean = [v / len(options) for v in total]
         return mean

@@ -44,7 +44,7 @@ from math import factorial
 
 from aids.core.i18n import t
 from aids.games.base import Role
-from aids.games.chances import Measure
+from aids.games.chances import Measure, PlayoutTooLong, past
 from aids.games.rally import engine
 from aids.games.rally.data import load
 from aids.games.rally.model import (
@@ -60,6 +60,9 @@ from aids.games.rally.model import (
 )
 
 CAP_ROUNDS = 100  # a playout is ended by the referee after this many more rounds
+#: a playout's cap in engine steps: a turn is a draw, a few actions and its end, so 100
+#: rounds of 6 cars take some thousands
+MAX_STEPS = 20_000
 SEEDS = 2**31  # a playout's reshuffle seed is drawn below this
 _AIMED = frozenset(load().keys("attack") + load().keys("defence"))  # cards played at someone
 
@@ -166,13 +169,18 @@ def result(state: RallyState) -> list[float]:
     return out
 
 
-def play_out(state: RallyState, rng: random.Random, last_round: int) -> RallyState:
-    """The greedy driver to the end of the race (every car in, or ``last_round`` past)."""
-    while state.phase != "over":
+def play_out(
+    state: RallyState, rng: random.Random, last_round: int, max_steps: int = MAX_STEPS
+) -> RallyState:
+    """The greedy driver to the end of the race (every car in, or ``last_round`` past);
+    ``PlayoutTooLong`` past ``max_steps`` steps."""
+    for _ in range(max_steps):
+        if state.phase == "over":
+            return state
         if state.round > last_round:
             return engine.apply(state, EndRace())
         state = engine.apply(state, _pick(choices(state), rng))
-    return state
+    raise PlayoutTooLong("rally", max_steps)
 
 
 # --- what the table has seen -------------------------------------------------------------------
@@ -222,6 +230,8 @@ class RallyChances:
     exact_nodes = 20_000
     #: and the longest line of play it follows (deeper: Monte Carlo)
     exact_depth = 300
+    #: a playout's cap in engine steps (``PlayoutTooLong`` past it)
+    max_steps = MAX_STEPS
 
     def __init__(self, history: Sequence[RallyState] = (), *, cap_rounds: int = CAP_ROUNDS) -> None:
         self.history = tuple(history)
@@ -288,18 +298,25 @@ class RallyChances:
         rng.shuffle(cards)
         return self.deal(state, self.split(state, cards), rng.randrange(SEEDS))
 
-    def playouts(self, state: RallyState, n: int, rng: random.Random) -> list[list[float]]:
-        """``n`` games, each dealt at random and played by the greedy driver (``estimate``
-        sizes its batches to its budget); the same ``rng`` gives the same games."""
+    def playouts(
+        self, state: RallyState, n: int, rng: random.Random, deadline: float | None = None
+    ) -> list[list[float]]:
+        """``n`` games, each dealt at random and played by the greedy driver (fewer, at
+        least one, once ``deadline`` has passed); the same ``rng`` gives the same games."""
         last_round = state.round + self.cap_rounds
-        return [result(play_out(self.sample(state, rng), rng, last_round)) for _ in range(n)]
+        rows: list[list[float]] = []
+        while len(rows) < n and not (rows and past(deadline)):
+            dealt = self.sample(state, rng)
+            rows.append(result(play_out(dealt, rng, last_round, self.max_steps)))
+        return rows
 
     # --- exact figures ------------------------------------------------------------------------
 
-    def exact(self, state: RallyState) -> tuple[float, ...] | None:
+    def exact(self, state: RallyState, deadline: float | None = None) -> tuple[float, ...] | None:
         """Exact when at most one car is on the road (every place is fixed), or when every
         order of the unseen cards, each played over every sequence of the model's choices, is
-        few enough (no reshuffle met on the way); None otherwise."""
+        few enough (no reshuffle met on the way); None otherwise, or once ``deadline`` has
+        passed."""
         if state.players - len(state.arrived) <= 1:
             return tuple(result(state))
         cards, _, _ = self.unseen(state)
@@ -313,7 +330,9 @@ class RallyChances:
         try:
             for deal, times in deals.items():
                 dealt = self.deal(state, deal, 0)
-                value = _expected(dealt, memo, last_round, self.exact_nodes, self.exact_depth)
+                value = _expected(
+                    dealt, memo, last_round, self.exact_nodes, self.exact_depth, deadline
+                )
                 total = [a + b * times / count for a, b in zip(total, value, strict=True)]
         except _TooBig:
             return None
@@ -365,9 +384,11 @@ def _expected(
     last_round: int,
     limit: int,
     depth: int,
+    deadline: float | None = None,
 ) -> list[float]:
     """The expectation of ``result`` over the model's choices from a dealt ``state`` (each
-    position once: ``memo``); a reshuffle (the engine's seeded shuffle) is not enumerated."""
+    position once: ``memo``); a reshuffle (the engine's seeded shuffle) is not enumerated;
+    ``_TooBig`` past ``limit`` positions, ``depth`` steps or ``deadline``."""
     if state.phase == "over":
         return result(state)
     if state.round > last_round:
@@ -379,9 +400,11 @@ def _expected(
     draw = min(state.machine(state.turn).draw, state.pile_size + state.discard_size)
     if len(memo) >= limit or depth <= 0 or (state.phase == "draw" and state.pile_size < draw):
         raise _TooBig
+    if past(deadline):
+        raise _TooBig
     total: list[float] = []
     for action, weight in choices(state):
-        after = _expected(engine.apply(state, action), memo, last_round, limit, depth - 1)
+        after = _expected(engine.apply(state, action), memo, last_round, limit, depth - 1, deadline)
         scaled = [weight * v for v in after]
         total = [a + b for a, b in zip(total, scaled, strict=True)] if total else scaled
     memo[key] = total

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from aids.games.base import VIEWER, Role
-from aids.games.chances import Estimate, Measure, estimate
+from aids.games.chances import Estimate, Measure, PlayoutTooLong, estimate
 from aids.games.rally import GAME, engine
 from aids.games.rally.chances import (
     CAP_ROUNDS,
@@ -348,3 +348,14 @@ def test_the_game_gives_its_model_and_the_page_its_words() -> None:
     for group in model.groups:
         assert model.title(group, "en") != model.title(group, "ja")
         assert not model.title(group, "en").startswith("rally.")
+
+
+def test_a_playout_past_its_step_cap_raises_instead_of_looping() -> None:
+    """Chances (issue 18): a race played out is capped in engine steps as well as in rounds;
+    one past the cap (a bug) raises ``PlayoutTooLong`` for the worker to log."""
+    history = viewed(race(3, 4, rounds=2))
+    model = RallyChances(history)
+    model.max_steps = 5
+    with pytest.raises(PlayoutTooLong) as err:
+        model.playouts(history[-1], 2, random.Random(1))
+    assert err.value.kind == "rally"
