@@ -9,6 +9,14 @@ of states), so no page learns anything hidden from them, and everyone sees the s
 The worker is a separate process by default, so a computation uses the second core and not
 the server's (Python threads share one).
 
+One table can never hold up the others for long: an estimate ends within its budget (the
+playouts and the exact enumeration check it as they go, and every playout is capped in
+steps), and the worker ends any job still running ``job_limit(budget)`` seconds after it
+began, with its process (``aids/tables/worker.py``; the failure is logged and the position
+shows no figures). The queue is fair: a table waits in it with one position at most — a
+newer one drops the older if it has not begun — so each table waiting is served before a busy
+table's next position.
+
 Each estimate is seeded with its log position: anyone can recompute a figure with
 ``aids.games.chances.estimate(model, state, seed=seq)``.
 """
@@ -19,19 +27,25 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
 from aids.games.base import VIEWER, AnyGame
 from aids.games.chances import Estimate, estimate
 from aids.tables.service import TableService
+from aids.tables.worker import Worker
 
 log = logging.getLogger(__name__)
 PLAYOUTS = 10_000  # about ±1 % at 95 % for a probability near one half
 BUDGET_SECONDS = 3.0  # a busy machine stops sooner, with a wider stated error
 KEEP = 512  # positions kept (a few per table: the newest is what pages ask for)
+
+
+def job_limit(budget: float) -> float:
+    """How long the worker lets one estimate run before it ends it: its budget, the
+    playout in hand and the figures' arithmetic take far less than this."""
+    return 2 * budget + 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +89,7 @@ class ChanceService:
         self._last: dict[str, tuple[int, Estimate | None]] = {}
 
     def _pool(self) -> Executor:
-        return self._executor or _worker()
+        return self._executor or _worker(job_limit(self.budget))
 
     def supported(self, kind: str) -> bool:
         return self.tables.game(kind).chances(()) is not None
@@ -142,14 +156,16 @@ class ChanceService:
         return self.latest(public_id)
 
 
-_shared: list[Executor] = []
+_shared: list[Worker] = []
 _shared_lock = threading.Lock()
 
 
-def _worker() -> Executor:
+def _worker(limit: float) -> Worker:
     """The one worker process of this server (every table's chances queue for it): started
-    with ``spawn``, a clean interpreter, as forking a threaded server is unsafe."""
+    with ``spawn``, a clean interpreter, as forking a threaded server is unsafe; it ends a job
+    that runs past ``limit`` seconds (the longest any service of this process asks for)."""
     with _shared_lock:
         if not _shared:
-            _shared.append(ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")))
+            _shared.append(Worker(limit))
+        _shared[0].limit = max(_shared[0].limit, limit)
         return _shared[0]

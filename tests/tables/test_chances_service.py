@@ -3,18 +3,20 @@ position, from what every player may see, and reproducible from the position's n
 
 from __future__ import annotations
 
+import os
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
 from aids.games.base import VIEWER
-from aids.games.chances import estimate
+from aids.games.chances import PlayoutTooLong, estimate
 from aids.games.derby.model import DerbySetup
 from aids.tables import TableService
-from aids.tables.chances import ChanceService, _worker
+from aids.tables.chances import BUDGET_SECONDS, ChanceService, _worker, job_limit
+from aids.tables.worker import JobFailed, JobTooLong, Worker
 
 PLAY = {"type": "play", "player": 0, "horse": 0, "card": "red:3"}
 
@@ -120,7 +122,8 @@ def test_the_default_worker_is_a_separate_process(
     pid, _ = derby_table
     chances = ChanceService(service, playouts=300)
     result = chances.wait(pid, timeout=110).estimate
-    assert isinstance(_worker(), ProcessPoolExecutor)
+    worker = _worker(job_limit(BUDGET_SECONDS))
+    assert isinstance(worker, Worker) and worker.pid not in (None, os.getpid())
     local = ChanceService(service, executor=ThreadPoolExecutor(1), playouts=300).wait(pid)
     assert result is not None and local.estimate is not None
     assert result.values == local.estimate.values
@@ -157,3 +160,73 @@ def test_a_position_the_table_has_moved_past_is_never_computed(
     gate.set()
     assert chances.wait(pid).seq == 1
     assert pool.ran == [-1, 1]
+
+
+def test_a_busy_table_never_starves_a_quiet_one(
+    service: TableService, derby_table: tuple[str, str]
+) -> None:
+    """Fairness (issue 18): a table waits in the worker's line with one position at most — a
+    newer one drops the older — so a table that moves on while the worker is busy is served
+    after the quiet table that asked in the meantime, once, at its newest position."""
+    busy, key = derby_table
+    info, _ = service.create("derby", "Quiet", DerbySetup.default(["Dai", "Emi"]).to_dict())
+    quiet = info.public_id
+    gate = threading.Event()
+    pool = RecordingPool()
+    chances = ChanceService(service, executor=pool, playouts=100)
+    pool.submit(lambda *_: gate.wait(), None, None, -1)  # the worker is busy
+    chances.latest(busy)  # position 0 of the busy table
+    service.record(busy, key, 0, PLAY)
+    chances.latest(busy)  # position 1; 0 dropped
+    chances.latest(quiet)  # the quiet table's position 0
+    service.record(busy, key, 1, {"type": "play", "player": 1, "horse": 1, "card": "blue:3"})
+    chances.latest(busy)  # position 2; 1 dropped
+    gate.set()
+    assert chances.wait(busy).seq == 2 and chances.wait(quiet).seq == 0
+    assert pool.ran == [-1, 0, 2]  # the quiet table first, the busy one once
+
+
+def _forever(*_: Any) -> None:
+    """A job that never ends (a model stuck in a loop)."""
+    while True:
+        pass
+
+
+def _too_long(*_: Any) -> None:
+    raise PlayoutTooLong("derby", 2_000)
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+@pytest.mark.timeout(120)
+def test_a_job_past_its_time_limit_is_ended_and_the_next_job_runs() -> None:
+    """Bounded job time (issue 18): the worker ends a job still running past its limit with
+    its process, the job fails with ``JobTooLong`` and the next job runs in a fresh process —
+    one table's estimate never stops the chances of every table on the server."""
+    worker = Worker(limit=1.0)
+    try:
+        first = worker.submit(_pid).result(timeout=110)
+        stuck = worker.submit(_forever)
+        after = worker.submit(_pid)
+        with pytest.raises(JobTooLong):
+            stuck.result(timeout=110)
+        second = after.result(timeout=110)
+        assert first != second and os.getpid() not in (first, second)
+    finally:
+        worker.shutdown()
+
+
+@pytest.mark.timeout(120)
+def test_a_playout_too_long_comes_back_as_a_logged_failure_with_its_traceback() -> None:
+    """A playout past its step cap raises in the worker; the failure comes back with the
+    worker's traceback naming it (the service logs it and shows no figures) and the worker
+    goes on with the next job."""
+    worker = Worker(limit=60.0)
+    try:
+        with pytest.raises(JobFailed, match="PlayoutTooLong: derby: a playout did not end"):
+            worker.submit(_too_long).result(timeout=110)
+        assert worker.submit(_pid).result(timeout=110) != os.getpid()
+    finally:
+        worker.shutdown()
