@@ -257,7 +257,8 @@ def paper_choice(key: str, where: Any = st) -> str:
 def client() -> str:
     """Who is asking, for the budget of wrong keys (``aids.tables.attempts``): the address the
     page was opened from; a page opened on this machine is the local client."""
-    return st.context.ip_address or LOCAL
+    address = st.context.ip_address
+    return address if isinstance(address, str) and address else LOCAL
 
 
 def role_or_viewer(ask: Callable[[], R], viewer: R, paused: str) -> tuple[R, bool]:

@@ -75,9 +75,8 @@ def test_a_tab_whose_link_was_rotated_downloads_nothing(
     button = tab.get_by_role("button", name="Export table (JSON)")
     button.wait_for(timeout=30000)
     new = service.rotate_key(pid, old, REFEREE)  # from another device; the tab is not redrawn
-    with pytest.raises(Exception, match="Timeout"):
-        with tab.expect_download(timeout=6000):
-            button.click()
+    with pytest.raises(Exception, match="Timeout"), tab.expect_download(timeout=6000):
+        button.click()
     fresh = open_page(browser, referee_url(base, pid, new, "en"))
     service.record(pid, new, 0, BET)
     fresh.reload()
@@ -107,8 +106,7 @@ def test_an_organiser_tab_whose_link_was_rotated_downloads_nothing(
     button = tab.get_by_role("button", name="Export the event (JSON)")
     button.wait_for(timeout=30000)
     new = meets.rotate_key(info.public_id, old)
-    with pytest.raises(Exception, match="Timeout"):
-        with tab.expect_download(timeout=6000):
-            button.click()
+    with pytest.raises(Exception, match="Timeout"), tab.expect_download(timeout=6000):
+        button.click()
     assert meets.role_for(info.public_id, new) == "organiser"
     tab.close()
