@@ -110,7 +110,7 @@ def test_derby_no_cards_left_adds_a_last_point_at_the_fence_the_race_ended() -> 
     at_fence_1 = state
     state = bet(state, "green")  # the player to act bets at fence 2 (3 points)
     better = state.turn
-    state = DERBY.apply(state, NoCardsLeft(), REFEREE)
+    state = DERBY.apply(state, NoCardsLeft(confirm=True), REFEREE)
     s = derby_history.series([tracking(3), at_fence_1, state])
     assert s.x == (1, 2)
     assert s.lines[0].values == (4, 4)
