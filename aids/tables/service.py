@@ -154,7 +154,10 @@ class TableService:
             digest = hash_key(key)
             stored = self._lookup(row, digest, fresh=fresh, over=self.key_attempts.over(client))
             if stored is not None and stored.revoked_at is None:
-                return Access(Role.parse(stored.role), "live", digest)
+                role = Role.parse(stored.role)
+                if not self._allows(row, role):  # a stray key an older import let in
+                    return Access(VIEWER, "wrong")
+                return Access(role, "live", digest)
             if stored is not None:
                 return Access(VIEWER, "replaced")
         self.key_attempts.take(client)  # Forbidden while this client's budget is spent
@@ -320,21 +323,24 @@ class TableService:
         a moment ago cannot mint a new one.
         """
         row = self._referee_row(public_id, key)
-        return self._issue(row, role, by=hash_key(str(key)))
+        return self._issue(row, _role(role), by=hash_key(str(key)))
 
     def revoke_key(self, public_id: str, key: object, role: Role) -> int:
         """Revoke a seat's key (its link stops working). The referee key can only be rotated."""
         row = self._referee_row(public_id, key)
-        self._check_role(row, role)
+        role = _role(role)
         if role.is_referee:
             raise InvalidAction("table/revoke_referee")
+        live = {k.role for k in self.store.keys(row.id)}
+        if str(role) not in live:  # a live key is always revocable, even a stray one
+            self._check_role(row, role)
         self._forget_keys(row)
         return self.store.revoke_keys(row.id, str(role), now(), by=hash_key(str(key)))
 
     def reissue_key(self, public_id: str, role: Role = REFEREE) -> str:
         """The host's way back in (``aids key rotate``): whoever runs the command holds the
         data file, so no key is asked. The old key of ``role`` stops working."""
-        return self._issue(self._table(public_id), role, by=None)
+        return self._issue(self._table(public_id), _role(role), by=None)
 
     def _issue(self, row: TableRow, role: Role, *, by: str | None) -> str:
         self._check_role(row, role)
@@ -344,11 +350,20 @@ class TableService:
         self.store.replace_key(row.id, KeyRow(str(role), hash_key(key), stamp), stamp, by=by)
         return key
 
+    def _allows(self, row: TableRow, role: Role) -> bool:
+        """Whether the table's game gives ``role`` a key (the referee; a seat of its own
+        where the game has seat keys)."""
+        try:
+            self._check_role(row, role)
+        except InvalidAction:
+            return False
+        return True
+
     def _check_role(self, row: TableRow, role: Role) -> None:
-        game = self.game(row.kind)
-        seats = len(game.seat_names(game.setup_from_dict(row.setup)))
         if role.is_referee:
             return
+        game = self.game(row.kind)
+        seats = len(game.seat_names(game.setup_from_dict(row.setup)))
         if not game.info.seat_keys:
             raise InvalidAction("table/no_seat_keys")
         if role.kind != "seat" or role.seat is None or not 0 <= role.seat < seats:
@@ -388,6 +403,7 @@ class TableService:
         state its ``view`` hides (a seed, hands, a pile) or a log entry sealed from it, or
         shown to it otherwise than stored. Checked on the very document to be handed out;
         a log this process has not read to its end is refused, never guessed."""
+        role = _role(role)
         row, _keys, events = parse_export(document, self.games)
         game = self.game(row.kind)
         full = fold_events(game, row, events).state
@@ -441,4 +457,14 @@ def _to_dict(action: Any) -> Any:
     to_dict = getattr(action, "to_dict", None)
     if not callable(to_dict):
         return action  # the game's parser refuses it, naming the field
-    return to_dict()
+    try:  # a class, or a value object holding the wrong types, fails in its own to_dict
+        return to_dict() if not isinstance(action, type) else None
+    except (AttributeError, TypeError, ValueError, KeyError):
+        return None  # the game's parser refuses it as malformed
+
+
+def _role(role: object) -> Role:
+    """A role given by a Python caller: a ``Role`` value, never guessed from a string."""
+    if not isinstance(role, Role):
+        raise InvalidAction("table/role_type", type=type(role).__name__[:40])
+    return role

@@ -193,9 +193,10 @@ def keys(ctx: TableContext) -> None:
             on_click=_rotate,
             args=(pid, key, Role("referee")),
         )
+        live = {k.role for k in service().keys(pid, key) if k.revoked_at is None}
+        _stray_keys(ctx, live)
         if not ctx.game.info.seat_keys:
             return
-        live = {k.role for k in service().keys(pid, key) if k.revoked_at is None}
         for seat, name in enumerate(ctx.snapshot.seats):
             role = Role.seat_of(seat)
             name_col, issue_col, revoke_col = st.columns([2, 1, 1])
@@ -216,6 +217,24 @@ def keys(ctx: TableContext) -> None:
                 args=(lambda r=role: service().revoke_key(pid, key, r),),
             )
         _sheets_with_links(ctx)
+
+
+def _stray_keys(ctx: TableContext, live: set[Role]) -> None:
+    """Live keys of a role this table gives no link (a seat key on a game without seat
+    links, a seat it does not have: an older import could carry one). They open nothing,
+    and the referee sees each and revokes it."""
+    pid, key = ctx.snapshot.info.public_id, ctx.key
+    seats = range(len(ctx.snapshot.seats)) if ctx.game.info.seat_keys else range(0)
+    stray = sorted(r for r in live if not r.is_referee and r.seat not in seats)
+    for role in stray:
+        name_col, revoke_col = st.columns([3, 1])
+        name_col.text(tr("table.stray_key", role=str(role)))
+        revoke_col.button(
+            tr("table.revoke_seat"),
+            key=f"revoke_stray_{role}",
+            on_click=run_write,
+            args=(lambda r=role: service().revoke_key(pid, key, r),),
+        )
 
 
 SEAT_SHEET = "seat_sheet_pdf"  # the sheets with private links, kept for one download

@@ -36,9 +36,7 @@ def sealed_blind_bet(service: TableService) -> tuple[str, str]:
     game = service.game("gn")
     state = service.snapshot(pid, Role.seat_of(0)).state
     bet = next(
-        a
-        for a in game.legal_actions(state, Role.seat_of(0))
-        if type(a).__name__ == "BlindBet"
+        a for a in game.legal_actions(state, Role.seat_of(0)) if type(a).__name__ == "BlindBet"
     )
     service.record(pid, seat, service.snapshot(pid).seq, bet)
     return pid, key
@@ -132,3 +130,60 @@ def test_a_128_bit_seed_survives_export_and_import(service: TableService, tmp_pa
     other.import_(document)
     assert other.replay(info.public_id) == service.replay(info.public_id)
     assert other.replay(info.public_id).setup.seed == setup.seed
+
+
+# --- stray keys: a key the game gives no role opens nothing -----------------------------------
+
+
+def test_a_stray_seat_key_in_the_store_opens_nothing_and_the_referee_can_revoke_it(
+    service: TableService, derby_table: tuple[str, str]
+) -> None:
+    """A Derby has no seat links; a ``seat:0`` key that reached the store (an import before
+    imports checked their keys) is the viewer's, and the referee sees it and revokes it."""
+    from aids.store.base import KeyRow
+    from aids.tables.keys import hash_key, new_key, now
+
+    pid, key = derby_table
+    stray = new_key()
+    row = service.store.get_table(pid)
+    service.store.replace_key(row.id, KeyRow("seat:0", hash_key(stray), now()), now())
+    assert service.access(pid, stray).status == "wrong"
+    with pytest.raises(Forbidden):
+        service.record(pid, stray, 0, BET)
+    assert Role.seat_of(0) in {k.role for k in service.keys(pid, key) if k.revoked_at is None}
+    assert service.revoke_key(pid, key, Role.seat_of(0)) == 1
+    assert all(k.revoked_at for k in service.keys(pid, key) if k.role == Role.seat_of(0))
+
+
+def test_roles_from_python_callers_must_be_roles(
+    service: TableService, derby_table: tuple[str, str]
+) -> None:
+    from aids.core.errors import InvalidAction
+
+    pid, key = derby_table
+    for call in (
+        lambda: service.rotate_key(pid, key, "referee"),  # type: ignore[arg-type]
+        lambda: service.revoke_key(pid, key, "seat:0"),  # type: ignore[arg-type]
+        lambda: service.reissue_key(pid, "referee"),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(InvalidAction) as err:
+            call()
+        assert err.value.code == "table/role_type"
+
+
+def test_the_referee_page_lists_a_stray_key_and_revokes_it(app_db: Path) -> None:
+    from aids.store.base import KeyRow
+    from aids.tables.keys import hash_key, new_key, now
+
+    service = TableService(SqliteStore(app_db), engines())
+    info, key = service.create("derby", "Stray", DerbySetup.default(["Aki", "Ben"]).to_dict())
+    row = service.store.get_table(info.public_id)
+    service.store.replace_key(row.id, KeyRow("seat:0", hash_key(new_key()), now()), now())
+    at = new_app(table=info.public_id, key=key, lang="en")
+    assert any("seat:0" in t.value and "opens nothing" in t.value for t in at.text)
+    at.button(key="revoke_stray_seat:0").click()
+    at = at.run()
+    assert not at.exception
+    live = {k.role for k in service.keys(info.public_id, key) if k.revoked_at is None}
+    assert live == {REFEREE}
+    assert not any("opens nothing" in t.value for t in at.text)
