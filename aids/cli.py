@@ -456,7 +456,9 @@ def _key(args: argparse.Namespace, lang: str) -> int:
         return 0
     key = service.reissue_key(table, role)
     label = "table.referee_link" if role == REFEREE else "table.seat_link"
-    print(f"{t(label, lang, role=str(role))}: {referee_url(base, table, key)}")
+    seats = service.snapshot(table).seats
+    name = seats[role.seat] if role.seat is not None and 0 <= role.seat < len(seats) else str(role)
+    print(f"{t(label, lang, name=name)}: {referee_url(base, table, key)}")
     return 0
 
 

@@ -17,7 +17,17 @@ from aids.games.base import VIEWER, Role
 from aids.print.frame import render_sheet
 from aids.print.pack import render_pack
 from aids.print.report import render_report
-from aids.ui.common import base_url, client, lang, md_text, paper_choice, run_write, service, tr
+from aids.ui.common import (
+    base_url,
+    client,
+    lang,
+    md_text,
+    md_tr,
+    paper_choice,
+    run_write,
+    service,
+    tr,
+)
 
 if TYPE_CHECKING:
     from aids.ui.context import TableContext
@@ -50,10 +60,11 @@ def players_qr(ctx: TableContext) -> None:
         st.caption(tr("page.players_qr_hint"))
 
 
-def announce_link(role: Role | str, link: str, *, created: bool = False) -> None:
+def announce_link(role: Role | str, link: str, *, created: bool = False, name: str = "") -> None:
     """Show ``link`` once, on the next run (only its key's hash is kept). ``role`` is a
-    table's role, or ``"organiser"`` for an event's organiser link."""
-    st.session_state[NEW_LINK] = (str(role), link, created)
+    table's role, or ``"organiser"`` for an event's organiser link; ``name``: the player a
+    seat's link is for."""
+    st.session_state[NEW_LINK] = (str(role), link, created, name)
 
 
 def announce_organiser_link(public_id: str, key: str, *, created: bool = False) -> None:
@@ -70,12 +81,16 @@ def show_new_link() -> None:
     pending = st.session_state.pop(NEW_LINK, None)
     if not pending:
         return
-    role, link, created = pending
+    role, link, created, name = pending
+    hint = tr("page.own_phone_qr")
     if role == "organiser":
         label = tr("meet.page.created_link") if created else tr("meet.page.new_link")
         title = tr("meet.organiser_link")
     elif role != "referee":
-        label, title = tr("table.new_seat_link", role=role), tr("table.seat_link", role=role)
+        player = name or role
+        label = md_tr("table.new_seat_link", name=player)
+        title = md_tr("table.seat_link", name=player)
+        hint = md_tr("page.seat_phone_qr", name=player)
     elif created:
         label, title = tr("page.created_referee_link"), tr("table.referee_link")
     else:
@@ -86,7 +101,7 @@ def show_new_link() -> None:
         st.code(link, language=None, wrap_lines=True)
         qr_col, text_col = st.columns([1, 1], vertical_alignment="center")
         qr_col.image(qr_png(link), width=200, alt=title)
-        text_col.caption(tr("page.own_phone_qr"))
+        text_col.caption(hint)
         if st.button(tr("page.link_kept"), key="new_link_done", type="primary"):
             st.rerun()
         if created:
@@ -207,7 +222,7 @@ def keys(ctx: TableContext) -> None:
                 tr("table.issue_seat"),
                 key=f"issue_{seat}",
                 on_click=_rotate,
-                args=(pid, key, role),
+                args=(pid, key, role, name),
             )
             revoke_col.button(
                 tr("table.revoke_seat"),
@@ -286,7 +301,7 @@ def _print_with_links(ctx: TableContext, paper: str) -> None:
     )
 
 
-def _rotate(public_id: str, key: str | None, role: Role) -> None:
+def _rotate(public_id: str, key: str | None, role: Role, name: str = "") -> None:
     """A new key for ``role``; the referee's own new key replaces the one in the URL."""
     new: list[str] = []
     run_write(lambda: new.append(service().rotate_key(public_id, key, role)))
@@ -294,4 +309,4 @@ def _rotate(public_id: str, key: str | None, role: Role) -> None:
         return
     if role.is_referee:
         st.query_params["key"] = new[0]
-    announce_link(role, referee_url(base_url(), public_id, new[0], lang()))
+    announce_link(role, referee_url(base_url(), public_id, new[0], lang()), name=name)

@@ -91,3 +91,16 @@ def test_rotating_the_referee_link_moves_the_page_to_the_new_key(app_db: Path) -
     stale = run(table=info.public_id, key=referee, lang="en")  # the old bookmark
     assert any("replaced by a newer one" in w.value for w in stale.warning)
     assert len(stale.button) == 0
+
+
+def test_a_seat_link_dialog_names_the_player_and_says_to_give_it_to_them_alone(
+    app_db: Path,
+) -> None:
+    service = TableService(SqliteStore(app_db), engines())
+    info, referee = service.create("sprint", "Sprint", {"names": ["Aki", "Ben"]})
+    at = run(table=info.public_id, key=referee, lang="en")
+    at.button(key="issue_1").click()
+    at = at.run()
+    words = " ".join([s.value for s in at.success] + [c.value for c in at.caption])
+    assert "Ben" in words and "alone" in words
+    assert "seat:1" not in words and "referee from it" not in words
