@@ -18,6 +18,7 @@ from aids.core.i18n import LANGS, normalise_lang, t
 from aids.core.links import (
     configured_base_url,
     configured_port,
+    is_loopback,
     meet_url,
     organiser_url,
     public_base_url,
@@ -241,15 +242,18 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     """Become the Streamlit server (exec, not a child): a service manager's SIGTERM reaches
     Streamlit itself, and no process is left holding the port."""
     port = args.port or configured_port()
-    base = public_base_url(port=port)  # AIDS_PUBLIC_URL, checked before the data file is
-    address = inputs.listen_address(args.address, "--address")  # made or upgraded
+    address = inputs.listen_address(args.address, "--address")  # checked before the data
+    base = public_base_url(port=port, address=address)  # file is made or upgraded
     where = store_locator()
     # A data file or database that cannot be used is reported here, before serving; a new
     # PostgreSQL database gets its schema here, once, not in the first page's request.
     open_store(where).close()
-    print(f"Tracker: http://localhost:{port}/   (phones on this network: {base}/)")
+    if is_loopback(address) and not configured_base_url():
+        print(t("table.serve_local_only", lang, url=f"{base}/"))
+    else:
+        print(f"Tracker: http://localhost:{port}/   (phones on this network: {base}/)")
     print(f"Data:    {shown(where)}", flush=True)
-    _write_tracker_file(port)
+    _write_tracker_file(port, address)
     env = dict(os.environ, AIDS_PORT=str(port))  # the page's QR codes use the port served
     command = [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
@@ -263,32 +267,38 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     return 0  # not reached
 
 
-def _write_tracker_file(port: int) -> None:
-    """Where this tracker listens, so ``aids print`` and ``aids new`` print its real port."""
+def _write_tracker_file(port: int, address: str) -> None:
+    """Where this tracker listens, so ``aids print`` and ``aids new`` print its real port
+    (and ``localhost`` for a tracker that serves this machine alone, as its page does)."""
     with contextlib.suppress(OSError):
-        tracker_file().write_text(json.dumps({"pid": os.getpid(), "port": port}))
+        tracker_file().write_text(
+            json.dumps({"pid": os.getpid(), "port": port, "address": address})
+        )
 
 
-def _tracker_port() -> int | None:
-    """The port of the tracker running on this data folder, if one is (the file is checked
-    like any other input: a damaged one is ignored, never a crash)."""
+def _tracker_port() -> tuple[int, str | None] | None:
+    """The port and listen address of the tracker running on this data folder, if one is
+    (the file is checked like any other input: a damaged one is ignored, never a crash)."""
     try:
         info = inputs.json_document(tracker_file().read_bytes(), max_bytes=1024)
         pid = inputs.whole_number(info.get("pid"), "tracker.json pid", low=1, high=2**22)
         port = inputs.whole_number(info.get("port"), "tracker.json port", low=1, high=65535)
+        raw = info.get("address")
+        address = None if raw is None else inputs.listen_address(raw, "tracker.json address")
         os.kill(pid, 0)
     except (OSError, AidsError, AttributeError):
         return None
-    return port
+    return port, address
 
 
 def _base(override: str | None, lang: str) -> str:
     """The base URL printed into links and QR codes, by the page's rule; warn on a guess."""
     if configured_base_url(override):
         return public_base_url(override)
-    port = _tracker_port()
-    base = public_base_url(port=port)
-    if port is None:
+    running = _tracker_port()
+    port, address = running if running else (None, None)
+    base = public_base_url(port=port, address=address)
+    if running is None:
         print(t("table.base_url_guess", lang, url=base), file=sys.stderr)
     return base
 

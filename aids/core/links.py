@@ -1,12 +1,15 @@
 """Links printed into QR codes and shown to the referee.
 
-The base URL comes from configuration (``AIDS_PUBLIC_URL`` or ``--base-url``); the default is
-this machine's LAN address so a phone on the same network can open it. ``localhost`` is used
-only when no LAN address can be found, and the page then says so.
+One rule for the page and the CLI: the base URL comes from configuration (``AIDS_PUBLIC_URL``
+or ``--base-url``); else, for a tracker that listens on this machine alone (``--address
+127.0.0.1``), ``localhost``, since no phone could reach any other address of it; else this
+machine's LAN address, so a phone on the same network can open it (``localhost`` when no LAN
+address can be found, and the page then says so).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 from urllib.parse import urlencode
@@ -52,14 +55,39 @@ def configured_port() -> int:
     return inputs.whole_number(raw, "AIDS_PORT", low=1, high=65535)
 
 
-def public_base_url(override: str | None = None, port: int | None = None) -> str:
+def public_base_url(
+    override: str | None = None, port: int | None = None, address: str | None = None
+) -> str:
     """Where phones reach the tracker, one rule for the page and the CLI: ``--base-url``, else
-    ``AIDS_PUBLIC_URL``, else this machine's LAN address and the tracker's actual ``port``
-    (``AIDS_PORT`` or 8501 when the caller does not know it)."""
+    ``AIDS_PUBLIC_URL``, else ``localhost`` for a tracker listening on a loopback
+    ``address`` only, else this machine's LAN address; with the tracker's actual ``port``
+    (``AIDS_PORT`` or 8501 when the caller does not know it).
+
+    >>> public_base_url(port=8600, address="127.0.0.1")
+    'http://localhost:8600'
+    """
     configured = configured_base_url(override)
     if configured:
         return configured
-    return f"http://{lan_address() or 'localhost'}:{port or configured_port()}"
+    host = "localhost" if is_loopback(address) else (lan_address() or "localhost")
+    return f"http://{host}:{port or configured_port()}"
+
+
+def is_loopback(address: str | None) -> bool:
+    """Whether a listen address serves this machine alone (``127.0.0.1``, ``::1``,
+    ``localhost``); ``0.0.0.0``, a LAN address or none is not.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("0.0.0.0"), is_loopback(None)
+    (True, False, False)
+    """
+    if not address:
+        return False
+    if address.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def home_url(base: str, lang: str | None = None) -> str:

@@ -199,15 +199,21 @@ def banner(text: str, *, done: bool = False) -> None:
 
 
 def base_url() -> str:
-    """Where phones reach this tracker: ``AIDS_PUBLIC_URL``, else this machine's LAN address
-    and the port this Streamlit server actually listens on (the CLI's rule, ``core.links``)."""
+    """Where phones reach this tracker: ``AIDS_PUBLIC_URL``, else (a server listening on this
+    machine alone) ``localhost``, else this machine's LAN address; with the port this
+    Streamlit server actually listens on (the CLI's rule, ``core.links``)."""
+    try:
+        address = st.get_option("server.address")
+    except RuntimeError:
+        address = None
+    address = address if isinstance(address, str) else None
     if os.environ.get("AIDS_PORT"):
-        return public_base_url()
+        return public_base_url(address=address)
     try:
         port = int(st.get_option("server.port"))
     except (TypeError, ValueError, RuntimeError):
         port = None
-    return public_base_url(port=port)
+    return public_base_url(port=port, address=address)
 
 
 def lan_warning() -> None:

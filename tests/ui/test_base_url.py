@@ -41,3 +41,42 @@ def test_a_configured_public_url_wins(app_db: Path, monkeypatch: pytest.MonkeyPa
     at = new_app(table=info.public_id, key=key, lang="en")
     links = [c.value for c in at.code if "table=" in c.value]
     assert links and all(link.startswith("https://race.example.org/?table=") for link in links)
+
+
+def test_a_tracker_serving_this_machine_alone_links_to_localhost(
+    app_db: Path, served_on_8765: None
+) -> None:
+    """Bound to 127.0.0.1 no phone can reach any address of this machine: the links say
+    localhost (the README's rule), not a LAN address that would not answer."""
+    before = config.get_option("server.address")
+    config.set_option("server.address", "127.0.0.1")
+    try:
+        service = TableService(SqliteStore(app_db), engines())
+        info, key = service.create("derby", "Local", DerbySetup.default(["A", "B"]).to_dict())
+        at = new_app(table=info.public_id, key=key, lang="en")
+    finally:
+        config.set_option("server.address", before)
+    links = [c.value for c in at.code if "table=" in c.value]
+    assert links and all(link.startswith("http://localhost:8765/?table=") for link in links)
+
+
+def test_aids_new_beside_a_local_only_tracker_prints_localhost(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from aids.paths import ROOT
+
+    (tmp_path / "tracker.json").write_text(
+        json.dumps({"pid": os.getpid(), "port": 8612, "address": "127.0.0.1"})
+    )
+    env = dict(os.environ, AIDS_DB=str(tmp_path / "a.sqlite3"))
+    env.pop("AIDS_PUBLIC_URL", None)
+    env.pop("AIDS_PORT", None)
+    out = subprocess.run(
+        [sys.executable, "-m", "aids.cli", "--lang", "en", "new", "derby", "--title", "T",
+         "--player", "A", "--player", "B"], env=env, cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "http://localhost:8612/?table=" in out.stdout
