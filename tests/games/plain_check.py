@@ -6,7 +6,8 @@ Both sides are means of independent playouts of one distribution (if the fast pa
 so each figure is compared by a two-sample z statistic with the pooled variance of both
 samples (for an exact figure: the plain playouts' spread around it), floored at what one
 playout in ``n + 1`` at the other end of the figure's range would give (a rare event seen 0
-times in a few playouts is no proof of a zero variance). Two checks, each at a family-wise
+times in a few playouts is no proof of a zero variance; the range of an expected figure is
+the widest its group showed in any position's plain playouts). Two checks, each at a family-wise
 false alarm rate of ``ALPHA`` by Bonferroni's correction, as the figures are many:
 
 - every figure of every position within ``z_limit(all comparisons)`` — a position-specific
@@ -37,58 +38,82 @@ def z_limit(comparisons: int) -> float:
     return NormalDist().inv_cdf(1 - ALPHA / (2 * max(1, comparisons)))
 
 
-def span(measure: Measure, seats: int, rows: Sequence[Sequence[float]], at: int) -> float:
-    """The range a figure can take: 1 for a probability, the places for a rank, else the
-    range the plain playouts saw."""
-    if measure.kind == "probability":
-        return 1.0
-    if measure.kind == "rank":
-        return float(max(1, seats - 1))
-    values = [row[at] for row in rows]
-    return max(values) - min(values) if values else 0.0
+@dataclass(frozen=True)
+class Row:
+    """One figure of one position: the two means, the spread that compares them (the pooled
+    variance, or for an exact figure the plain playouts' mean square around it), how many
+    playouts back each side (0: exact) and the range the plain playouts saw."""
+
+    label: str
+    measure: Measure
+    fast: float
+    plain: float
+    spread: float
+    n_fast: int
+    n_plain: int
+    seen: float
 
 
 @dataclass
 class Comparison:
     """The figures of many positions, fast path against plain loop, checked at the end."""
 
-    #: (position label, measure, fast value, plain value, standard error of the difference)
-    rows: list[tuple[str, Measure, float, float, float]] = field(default_factory=list)
+    seats: int = 0  # the most seats any position has (the range of a rank)
+    rows: list[Row] = field(default_factory=list)
 
     def add(self, label: str, fast: Estimate, plain: Sequence[Sequence[float]], seats: int) -> None:
         """One position: ``fast`` from ``estimate``, ``plain`` the plain loop's rows."""
         n_b = len(plain)
         assert n_b > 1
+        self.seats = max(self.seats, seats)
         for at, measure in enumerate(fast.measures):
             a = fast.values[at]
             values = [row[at] for row in plain]
             b = sum(values) / n_b
-            low = span(measure, seats, plain, at)
             if fast.exact:
+                n_a = 0
                 spread = sum((v - a) ** 2 for v in values) / n_b  # around the exact figure
-                floor = low**2 / (4 * (n_b + 1))
-                se = math.sqrt(max(spread, floor) / n_b)
             else:
                 n_a = fast.playouts
                 var_a = (fast.errors[at] / Z95) ** 2 * (n_a - 1)  # estimate's own spread
                 second = (n_a * (var_a + a * a) + sum(v * v for v in values)) / (n_a + n_b)
                 mean = (n_a * a + n_b * b) / (n_a + n_b)
-                pooled = max(0.0, second - mean * mean)
-                floor = low**2 / (4 * (n_a + n_b + 1))
-                se = math.sqrt(max(pooled, floor) * (1 / n_a + 1 / n_b))
-            self.rows.append((label, measure, a, b, se))
+                spread = max(0.0, second - mean * mean)
+            seen = max(values) - min(values)
+            self.rows.append(Row(label, measure, a, b, spread, n_a, n_b, seen))
+
+    def span(self, measure: Measure) -> float:
+        """The range a figure can take: 1 for a probability, the places for a rank, else
+        the widest range the plain playouts of any position saw for its group."""
+        if measure.kind == "probability":
+            return 1.0
+        if measure.kind == "rank":
+            return float(max(1, self.seats - 1))
+        return max(r.seen for r in self.rows if r.measure.group == measure.group)
+
+    def error(self, row: Row) -> float:
+        """The standard error of the difference of the two means."""
+        n = row.n_fast + row.n_plain
+        floor = self.span(row.measure) ** 2 / (4 * (n + 1))
+        scale = 1 / row.n_plain + (1 / row.n_fast if row.n_fast else 0.0)
+        return math.sqrt(max(row.spread, floor) * scale)
 
     def check(self) -> None:
         """Both checks (see the module's docstring); the worst cases named on failure."""
         assert self.rows
         limit = z_limit(len(self.rows))
-        bad = [r for r in self.rows if abs(r[2] - r[3]) > limit * r[4] + 1e-9]
+        errors = [self.error(r) for r in self.rows]
+        bad = [
+            (r.label, r.measure, r.fast, r.plain, e)
+            for r, e in zip(self.rows, errors, strict=True)
+            if abs(r.fast - r.plain) > limit * e + 1e-9
+        ]
         assert not bad, f"figures beyond z={limit:.2f}: {bad[:10]}"
         sums: dict[Measure, list[float]] = {}
-        for _, measure, a, b, se in self.rows:
-            total = sums.setdefault(measure, [0.0, 0.0])
-            total[0] += a - b
-            total[1] += se * se
+        for r, e in zip(self.rows, errors, strict=True):
+            total = sums.setdefault(r.measure, [0.0, 0.0])
+            total[0] += r.fast - r.plain
+            total[1] += e * e
         limit = z_limit(len(sums))
         biased = {
             m: round(d / math.sqrt(v), 2)
@@ -98,4 +123,4 @@ class Comparison:
         assert not biased, f"figures biased over all positions beyond z={limit:.2f}: {biased}"
 
     def positions(self) -> int:
-        return len({r[0] for r in self.rows})
+        return len({r.label for r in self.rows})
