@@ -231,8 +231,8 @@ class FastRace:
                 draw -= 1
             turn = (turn + 1) % players
             bet_made = False
-            if not deck and not ended:  # the pile is out: the race ends if nobody can play
-                ended = not any(options_of[c] for h in hands for c in h)  # (a dead card can't)
+            if not deck and not ended:  # the pile is out: the race ends if nobody can play,
+                ended = not any(hands)  # so if every hand is empty (hands hold live cards only)
         self.fence, self.covered, self.turn = fence, covered, turn
         self.bet_made, self.ended = bet_made, ended
 
