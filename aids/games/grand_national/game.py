@@ -40,6 +40,8 @@ RULINGS = (
     "gn.rulings.cards",
     "gn.rulings.rounding",
     "gn.rulings.squares",
+    "gn.rulings.route",
+    "gn.rulings.no_blind_bet",
 )
 
 
@@ -87,10 +89,20 @@ class GrandNational(Game[GnSetup, GnState, Action]):
         return engine.legal_actions(state, actor)
 
     def may_act(self, state: GnState, action: Action, role: Role) -> bool:
-        """A blind bet is its seat's own (not even the referee's); the bookmaker's seat may
-        post odds; an owner may pull up its own horse."""
+        """A blind bet is its seat's own (not even the referee's: the referee may record only
+        "no blind bet" for a seat, ``gn.rulings.no_blind_bet``); the bookmaker's seat may post
+        odds; an owner may pull up its own horse.
+
+        >>> from aids.games.grand_national.model import GnSetup
+        >>> s = GAME.initial_state(GnSetup.default(["Aki", "Ben"]))
+        >>> GAME.may_act(s, BlindBet(0, None, None, 0), REFEREE)
+        True
+        >>> GAME.may_act(s, BlindBet(0, 3, "win", 500), REFEREE)
+        False
+        """
         if isinstance(action, BlindBet):
-            return role == Role.seat_of(action.seat)
+            none = action.stake == 0 and action.horse is None and action.kind is None
+            return role == Role.seat_of(action.seat) or (role.is_referee and none)
         if isinstance(action, SetOdds) and role == Role.seat_of(state.setup.bookmaker):
             return True
         if isinstance(action, PullUp) and 0 <= action.horse < state.horses:

@@ -94,6 +94,25 @@ def test_a_blind_bet_is_the_seats_own_not_even_the_referees() -> None:
     assert as_role(state, BlindBet(0, 0, "win", 500), Role.seat_of(0)).blind[0] is not None
 
 
+def test_ruling_the_referee_may_record_no_blind_bet_for_a_seat_and_nothing_else() -> None:
+    state = engine.initial_state(setup())
+    none = BlindBet(1, None, None, 0)
+    assert GAME.may_act(state, none, REFEREE)
+    recorded = as_role(state, none, REFEREE)
+    assert recorded.blind[1] == none
+    assert GAME.view(recorded, REFEREE).blind[1] is SEALED  # the log keeps it sealed alike
+    for sneaky in (BlindBet(1, 4, "win", 0), BlindBet(1, 4, "show", 500)):
+        assert not GAME.may_act(state, sneaky, REFEREE)
+        with pytest.raises(Forbidden):
+            as_role(state, sneaky, REFEREE)
+    with pytest.raises(AidsError) as err:  # a seat that has written keeps its own bet
+        as_role(play(state, BlindBet(1, 4, "win", 500)), none, REFEREE)
+    assert err.value.code == "gn/blind_once"
+    for seat in (0, 2):  # the race need not wait for a phone
+        recorded = as_role(recorded, BlindBet(seat, None, None, 0), REFEREE)
+    assert recorded.phase == "going"
+
+
 def test_blind_bets_are_hidden_from_everyone_until_settlement_the_referee_included() -> None:
     state = play(engine.initial_state(setup()), BlindBet(0, 0, "win", 7000))
     bet = BlindBet(0, 0, "win", 7000)
