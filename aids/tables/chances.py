@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
@@ -84,6 +85,7 @@ class ChanceService:
         self.playouts, self.budget = playouts, budget
         self._executor = executor
         self._lock = threading.RLock()  # a finished future's callback may run in submit()
+        self._stored = threading.Condition(self._lock)  # told when a position's figures are in
         self._done: OrderedDict[tuple[str, int], Estimate | None] = OrderedDict()
         self._running: dict[tuple[str, int], Future[Estimate | None]] = {}
         self._last: dict[str, tuple[int, Estimate | None]] = {}
@@ -135,6 +137,7 @@ class ChanceService:
                 seq, _ = self._last.get(key[0], (-1, None))
                 if key[1] >= seq:
                     self._last[key[0]] = (key[1], result)
+                self._stored.notify_all()
 
         return store
 
@@ -149,10 +152,11 @@ class ChanceService:
         first = self.latest(public_id)
         if not first.stale:
             return first
-        with self._lock:
-            future = self._running.get((public_id, self.tables.snapshot(public_id).seq))
-        if future is not None:
-            future.result(timeout=timeout)
+        key = (public_id, self.tables.snapshot(public_id).seq)
+        until = time.monotonic() + timeout
+        with self._stored:  # until its figures are stored (a failed estimate as none)
+            while key not in self._done and (left := until - time.monotonic()) > 0:
+                self._stored.wait(left)
         return self.latest(public_id)
 
 
