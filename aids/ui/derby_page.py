@@ -81,6 +81,7 @@ def status(ctx: TableContext) -> None:
         banner(tr("derby.ui.race_over", finishers=finishers, winners=winners), done=True)
         return
     seat = state.turn
+    pile = "derby.ui.pile_exact" if engine.pile_exact(state) else "derby.ui.pile_at_most"
     banner(
         tr(
             "derby.ui.status",
@@ -88,7 +89,7 @@ def status(ctx: TableContext) -> None:
             fences=load().fences,
             player=player_label(state, seat),
             counters=state.counters_left(seat),
-            pile=state.pile,
+            pile=tr(pile, pile=state.pile),
         )
     )
 
@@ -202,7 +203,7 @@ def _play_box(ctx: TableContext) -> bool:
                 format_func=lambda c: card_label(Card.parse(c)),
             )
             play = PlayCard(seat, horse, Card.parse(code)) if code is not None else None
-        _discard_inputs(state, play, seq)
+        _discard_count(state, play, seq)
         if engine.can_pass(state):
             row.button(
                 tr("derby.ui.pass"), key="pass_go", on_click=ctx.write_from(_pass(seat, seq))
@@ -227,24 +228,20 @@ def _play(play: PlayCard, seq: int) -> Callable[[], PlayCard]:
 
 
 def _pass(seat: int, seq: int) -> Callable[[], Pass]:
-    return lambda: Pass(seat, discard_count=_typed(f"pass_discards_{seq}"))
+    return lambda: Pass(seat, discard_count=_typed(f"discards_{seq}"))
 
 
-def _discard_inputs(state: DerbyState, play: PlayCard | None, seq: int) -> tuple[int, int]:
-    """How many cards of fallen horses were discarded with the chosen card, and with a pass:
-    each up to the engine's own limit, shown only once a horse has fallen."""
-    play_limit = engine.discard_limit(state, play) if play is not None else 0
-    pass_limit = engine.discard_limit(state, Pass(state.turn)) if engine.can_pass(state) else 0
-    if not play_limit and not pass_limit:
-        return 0, 0
-    play_col, pass_col = st.columns(2)
-    with play_col:
-        discards = layout.count_input(tr("derby.page.discard_play"), play_limit, f"discards_{seq}")
-    with pass_col:
-        passing = layout.count_input(
-            tr("derby.page.discard_pass"), pass_limit, f"pass_discards_{seq}"
-        )
-    return discards, passing
+def _discard_count(state: DerbyState, play: PlayCard | None, seq: int) -> None:
+    """The turn's one discard count (cards of fallen horses), for whichever action is recorded:
+    shown only when the engine says a discard is possible this turn. It keeps its bounds for
+    the whole turn (the engine's ``turn_discard_limit``), so choosing a card never changes a
+    count already typed; its label states the chosen action's own limit, which ``apply``
+    enforces (a count above it is refused with that limit, and nothing is written)."""
+    bound = engine.turn_discard_limit(state)
+    if bound == 0:
+        return
+    limit = engine.discard_limit(state, play) if play is not None else bound
+    layout.count_input(tr("derby.ui.discards", limit=limit), bound, f"discards_{seq}")
 
 
 def _no_card(ctx: TableContext) -> None:
@@ -254,8 +251,7 @@ def _no_card(ctx: TableContext) -> None:
     seat, seq = state.turn, ctx.snapshot.seq
     can_pass, can_end = engine.can_pass(state), engine.can_declare_no_cards(state)
     layout.alert(describe.no_card_words(state, ctx.lang, can_pass=can_pass, can_end=can_end))
-    limit = engine.discard_limit(state, Pass(seat)) if can_pass else 0
-    layout.count_input(tr("derby.page.discard_pass"), limit, f"pass_discards_{seq}")
+    _discard_count(state, None, seq)
     with st.container(horizontal=True, key="way_on"):
         if can_pass:
             st.button(

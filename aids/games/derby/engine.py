@@ -175,6 +175,48 @@ def discard_limit(state: DerbyState, action: PlayCard | Pass) -> int:
     return min(load().hand_size - played, unknown_fallen_cards(after))
 
 
+def turn_discard_limit(state: DerbyState) -> int:
+    """The most cards of fallen horses the player to act could say they discarded this turn,
+    whatever they record (a pass, or any card they may play): the page shows one discard count
+    for the turn, up to this, and only when it is above 0. Each action still has its own
+    ``discard_limit``, which ``apply`` enforces.
+
+    A discard is possible once a horse has fallen, or this turn when a card may fill the
+    column (the fence resolves before the discard step).
+
+    >>> start = initial_state(DerbySetup.default(["Aki", "Ben"]))
+    >>> turn_discard_limit(start)  # nothing has fallen and no card fills fence 1
+    0
+    """
+    if state.setup.mode != "tracking" or state.ended:
+        return 0
+    limits = [discard_limit(state, Pass(state.turn))] if can_pass(state) else []
+    column = state.columns[state.fence - 1]
+    empty = [h for h in state.running if not column[h]]
+    if any(f is not None for f in state.fallen) or len(empty) == 1:
+        # a play's limit depends only on whether it fills the column and which horse falls
+        limits += [
+            discard_limit(state, PlayCard(state.turn, h, c))
+            for h in legal_play_horses(state)
+            for c in legal_cards(state, h)
+        ]
+    return max(limits, default=0)
+
+
+def pile_exact(state: DerbyState) -> bool:
+    """Whether ``state.pile`` is the draw pile's true size. A simulation knows it. Tracking
+    counts it from what is recorded: exact until a horse falls (no discard is possible before
+    that); afterwards a discard left unrecorded makes the true pile smaller than the count,
+    never larger, so the count is an upper bound (and 0 is exact).
+
+    >>> pile_exact(initial_state(DerbySetup.default(["Aki", "Ben"])))
+    True
+    """
+    if state.setup.mode == "simulation" or state.pile == 0:
+        return True
+    return all(f is None for f in state.fallen)
+
+
 def unknown_fallen_cards(state: DerbyState) -> int:
     """Cards of fallen horses not yet played or discarded: the most a player could discard."""
     fallen_colours = {

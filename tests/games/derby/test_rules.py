@@ -340,6 +340,42 @@ def test_discard_tracking_bounded_by_unknown_cards_of_fallen_horses() -> None:
     assert err.value.code == "derby/discard_too_many"
 
 
+def test_discard_the_turns_limit_is_the_largest_any_action_allows() -> None:
+    """Discard (step 4, optional): one count per turn, up to what a pass or a card allows."""
+    start = tracking()
+    assert engine.turn_discard_limit(start) == 0  # nothing fallen, no card fills fence 1
+    seven = fill_fence(start, dict(list(FENCE1.items())[:7]))
+    # purple's card fills the column and purple falls before the discard: a hand of 8 less
+    # the card played
+    assert engine.turn_discard_limit(seven) == 7
+    assert engine.can_pass(seven) is False
+    fell = fill_fence(start, FENCE1)  # purple fell: 9 of its cards unseen
+    limits = [engine.discard_limit(fell, Pass(fell.turn))]
+    limits += [
+        engine.discard_limit(fell, PlayCard(fell.turn, h, c))
+        for h in engine.legal_play_horses(fell)
+        for c in engine.legal_cards(fell, h)
+    ]
+    assert engine.turn_discard_limit(fell) == max(limits) == 8  # a pass keeps all 8 cards
+    engine.apply(fell, Pass(fell.turn, discard_count=8))
+    with pytest.raises(RuleViolation):
+        engine.apply(fell, Pass(fell.turn, discard_count=9))
+    assert engine.turn_discard_limit(simulation()) == 0  # a simulation lists the cards
+
+
+def test_discard_the_pile_is_exact_until_a_discard_could_go_unrecorded() -> None:
+    """What the tracker records: discards as a count; the pile is exact before the first fall
+    (no discard is possible), an upper bound after it, and exact in a simulation or at 0."""
+    state = tracking()
+    assert engine.pile_exact(state)
+    state = fill_fence(state, dict(list(FENCE1.items())[:7]))
+    assert engine.pile_exact(state) and state.pile == 90 - 24 - 7
+    state = play(state, "purple", "purple 2")  # purple falls
+    assert not engine.pile_exact(state)
+    assert engine.pile_exact(replace(state, pile=0))
+    assert engine.pile_exact(fill_fence(simulation(3, seed=2), {}))
+
+
 def test_draw_back_up_to_eight_and_pile_shrinks() -> None:
     state = simulation(2, seed=9)
     hand = state.hands[0]
