@@ -25,7 +25,7 @@ from aids.games.derby import engine as derby_engine
 from aids.games.derby.model import Bet as DerbyBet
 from aids.games.derby.model import DerbySetup, PlayCard
 from aids.games.ekiden import engine as ekiden_engine
-from aids.games.ekiden.model import EkidenSetup, Roster, Run, Runner, Situation
+from aids.games.ekiden.model import EkidenSetup, Mark, Roster, Run, Runner, Situation
 from aids.games.grand_national import engine as gn_engine
 from aids.games.grand_national.model import BlindBet, Going, LaneSpin, Start
 from aids.games.rally import engine as rally_engine
@@ -57,7 +57,8 @@ WRONG_KEY = "NotAKeyOfThisTable-00000000000000000000005"
 MEET_ID = "PairOfEventsSameId-000000000001"
 ORGANISER_KEY = "OrganiserKeyOfThePairTests-00000000000006"
 
-Step = tuple[str, Any]  # (the role whose key wrote it, the action)
+Step = tuple[str, Any]  # (the role whose key wrote it, the action or "undo")
+UNDO = "undo"
 
 
 def games() -> dict[str, AnyGame]:
@@ -73,9 +74,12 @@ def document(kind: str, setup: dict[str, Any], steps: Sequence[Step]) -> dict[st
     """An export document (version 2) of ``steps`` folded through the engine first."""
     game = games()[kind]
     parsed = game.setup_from_dict(setup)
-    state = game.initial_state(parsed)
+    states = [game.initial_state(parsed)]
     for actor, action in steps:
-        state = game.apply(state, action, Role.parse(actor))
+        if action == UNDO:
+            states.pop()
+        else:
+            states.append(game.apply(states[-1], action, Role.parse(actor)))
     seats = len(game.seat_names(parsed))
     roles = ["referee"] + ([f"seat:{s}" for s in range(seats)] if game.info.seat_keys else [])
     return {
@@ -101,9 +105,9 @@ def document(kind: str, setup: dict[str, Any], steps: Sequence[Step]) -> dict[st
         "events": [
             {
                 "seq": i + 1,
-                "kind": "action",
+                "kind": "undo" if action == UNDO else "action",
                 "actor": actor,
-                "payload": game.action_to_dict(action),
+                "payload": None if action == UNDO else game.action_to_dict(action),
                 "created_at": stamp(i + 1),
             }
             for i, (actor, action) in enumerate(steps)
@@ -264,6 +268,16 @@ def _gn_pair(race: bool) -> tuple[dict[str, Any], dict[str, Any]]:
     return document("gn", setup, a), document("gn", setup, b)
 
 
+def gn_undone() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Aki's blind bet (different in each) undone by the referee, then written again as no
+    bet at all: the undone one stays in the log, sealed."""
+    setup = gn_setup().to_dict()
+    again = ("seat:0", BlindBet(0, None, None, 0))
+    a = [("seat:0", BlindBet(0, 11, "show", STAKE_A)), ("referee", UNDO), again]
+    b = [("seat:0", BlindBet(0, 2, "win", STAKE_B)), ("referee", UNDO), again]
+    return document("gn", setup, a), document("gn", setup, b)
+
+
 def gn_market() -> tuple[dict[str, Any], dict[str, Any]]:
     """The market is open: Aki's blind bet (7,370 on Numbersixvalverde to show) against no
     blind bet at all; the referee may still enter bets for Aki."""
@@ -277,40 +291,55 @@ def gn_race() -> tuple[dict[str, Any], dict[str, Any]]:
 
 # --- Ekiden: a drafted roster entered on the team's own link ----------------------------------
 
-FIRST = Runner(5, 3, 1, "front_runner", "Sato Ichiban")  # the runner both rosters share
-ROSTER_A = (FIRST, *(Runner(2 + i % 5, 1 + i % 4, i % 3, None, f"Kurogane Akari {i}")
-                      for i in range(1, 10)))  # fmt: skip
-ROSTER_B = (FIRST, *(Runner(6 - i % 5, 9 - i % 4, 2, "uphill", f"Shirayuki Minato {i}")
-                      for i in range(1, 10)))  # fmt: skip
+# The runners both rosters share (picks 0 and 1, run in legs 1 and 2); the rest differ.
+SHARED = (Runner(5, 3, 1, "front_runner", "Sato Ichiban"), Runner(4, 2, 2, None, "Ito Niban"))
+ROSTER_A = (*SHARED, *(Runner(2 + i % 5, 1 + i % 4, i % 3, None, f"Kurogane Akari {i}")
+                       for i in range(2, 10)))  # fmt: skip
+ROSTER_B = (*SHARED, *(Runner(6 - i % 5, 9 - i % 4, 2, "uphill", f"Shirayuki Minato {i}")
+                       for i in range(2, 10)))  # fmt: skip
 BEN_ROSTER = tuple(Runner(3 + i % 3, 2, 1, None, f"Ben runner {i}") for i in range(10))
 
 
-def _ekiden(roster: tuple[Runner, ...]) -> list[Step]:
+def _ekiden(roster: tuple[Runner, ...], *, until_ben: bool = False) -> list[Step]:
     """Aki's team (0) and Ben's (1) enter rosters on their own links; Chie's types its
-    runners in. Leg 1 is run (Aki plays the runner both rosters share), leg 2's card is up."""
+    runners in. Leg 1 is run (Aki plays a runner both rosters share), leg 2's card is up;
+    ``until_ben``: leg 2 is run until Ben's team is to play (its page offers its picks)."""
     setup = EkidenSetup.default(["Aki", "Ben", "Chie"])
     game = games()["ekiden"]
     steps: list[Step] = [
         ("seat:0", Roster(0, roster)),
         ("seat:1", Roster(1, BEN_ROSTER)),
-        ("referee", Situation(1, ("o", "-", "x", "-", "o"))),
     ]
     state = game.initial_state(setup)
     for actor, action in steps:
         state = game.apply(state, action, Role.parse(actor))
-    while state.phase == "runners":
-        team = ekiden_engine.next_runner(state)
-        assert team is not None
-        run = (
-            Run(team, 1, runner=Runner(4, 2, 1, name="Chie typed"))
-            if team == 2
-            else Run(team, 1, pick=0)
-        )
-        actor = f"seat:{team}" if team < 2 else "referee"
-        steps.append((actor, run))
-        state = game.apply(state, run, Role.parse(actor))
-    steps.append(("referee", Situation(2, ("o", "o", "x", "-", "-"))))
-    return steps
+    marks: dict[int, tuple[Mark, ...]] = {
+        1: ("o", "-", "x", "-", "o"),
+        2: ("o", "o", "x", "-", "-"),
+    }
+    for leg in (1, 2):
+        steps.append(("referee", Situation(leg, marks[leg])))
+        state = game.apply(state, steps[-1][1], REFEREE)
+        while state.phase == "runners" and state.leg == leg:
+            team = ekiden_engine.next_runner(state)
+            assert team is not None
+            if leg == 2 and (team == 1 or not until_ben):
+                return steps
+            run = (
+                Run(team, leg, runner=Runner(4, 2, 1, name=f"Chie typed {leg}"))
+                if team == 2
+                else Run(team, leg, pick=leg - 1)
+            )
+            actor = f"seat:{team}" if team < 2 else "referee"
+            steps.append((actor, run))
+            state = game.apply(state, run, Role.parse(actor))
+    raise AssertionError("the race went past leg 2")
+
+
+def ekiden_ben_to_run() -> tuple[dict[str, Any], dict[str, Any]]:
+    setup = EkidenSetup.default(["Aki", "Ben", "Chie"]).to_dict()
+    a, b = _ekiden(ROSTER_A, until_ben=True), _ekiden(ROSTER_B, until_ben=True)
+    return document("ekiden", setup, a), document("ekiden", setup, b)
 
 
 def ekiden_rosters() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -319,9 +348,19 @@ def ekiden_rosters() -> tuple[dict[str, Any], dict[str, Any]]:
     return document("ekiden", setup, a), document("ekiden", setup, b)
 
 
+def ekiden_undone() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Aki's team enters a roster (different in each) and the referee undoes it; Ben's team
+    then enters its own: the undone roster stays in the log, sealed from the others."""
+    setup = EkidenSetup.default(["Aki", "Ben", "Chie"]).to_dict()
+    ben = ("seat:1", Roster(1, BEN_ROSTER))
+    a = [("seat:0", Roster(0, ROSTER_A)), ("referee", UNDO), ben]
+    b = [("seat:0", Roster(0, ROSTER_B)), ("referee", UNDO), ben]
+    return document("ekiden", setup, a), document("ekiden", setup, b)
+
+
 EKIDEN_LITERALS = (
-    tuple(r.name for r in ROSTER_A[1:]),
-    tuple(r.name for r in ROSTER_B[1:]),
+    tuple(r.name for r in ROSTER_A[len(SHARED) :]),
+    tuple(r.name for r in ROSTER_B[len(SHARED) :]),
 )
 
 
@@ -500,10 +539,18 @@ SCENARIOS = (
         "a sealed blind bet while the others still write theirs",
     ),
     Scenario(
+        "gn-undone",
+        "gn",
+        gn_undone,
+        ("viewer", "seat:1", "referee"),
+        (_money(STAKE_A), _money(STAKE_B)),
+        "a blind bet undone by the referee and written again",
+    ),
+    Scenario(
         "gn-market",
         "gn",
         gn_market,
-        ("viewer", "seat:1", "referee"),
+        ("viewer", "seat:1", "seat:2", "referee"),  # seat 2 keeps the book
         (_money(STAKE_A), ()),
         "a blind bet against none, with the market open",
     ),
@@ -522,6 +569,22 @@ SCENARIOS = (
         ("viewer", "seat:1"),
         EKIDEN_LITERALS,
         "team 0's drafted roster, leg 1 run with the runner both share",
+    ),
+    Scenario(
+        "ekiden-ben-to-run",
+        "ekiden",
+        ekiden_ben_to_run,
+        ("viewer", "seat:1"),
+        EKIDEN_LITERALS,
+        "leg 2 under way, Ben's team to play a runner from its own roster",
+    ),
+    Scenario(
+        "ekiden-undone",
+        "ekiden",
+        ekiden_undone,
+        ("viewer", "seat:1"),
+        EKIDEN_LITERALS,
+        "team 0's roster undone by the referee",
     ),
     Scenario(
         "derby-sim-start",

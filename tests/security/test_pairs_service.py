@@ -21,8 +21,11 @@ from aids import registry
 from aids.core.links import referee_url, viewer_url
 from aids.games.base import CHANCE, REFEREE, VIEWER, Role
 from aids.games.chances import Estimate
+from aids.games.ekiden.model import Roster, Run
 from aids.games.grand_national import engine as gn_engine
 from aids.games.grand_national.model import Bet as GnBet
+from aids.games.grand_national.model import BlindBet
+from aids.games.rally.data import load as rally_data
 from aids.meets.service import MeetService
 from aids.print.frame import render_sheet
 from aids.print.meet_sheet import render_meet_pack, render_standings
@@ -31,6 +34,7 @@ from aids.print.report import render_report
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from aids.tables.chances import ChanceService, compute
+from tests.fakegame.game import Commit
 from tests.security.artefacts import (
     LANGS,
     answer,
@@ -42,13 +46,17 @@ from tests.security.artefacts import (
 )
 from tests.security.conftest import BASE_URL
 from tests.security.pairs import (
+    BEN_ROSTER,
     CASES,
     KEYS,
     MEET_ID,
     ORGANISER_KEY,
     PUBLIC_ID,
+    ROSTER_A,
+    ROSTER_B,
     SCENARIOS,
     STAKE_A,
+    STAKE_B,
     WRONG_KEY,
     MeetPair,
     Pair,
@@ -83,8 +91,9 @@ def test_each_pair_differs_in_its_secret_and_its_owner_sees_it(
     """A guard on the method: the two tables really hold different secrets (else every other
     test here would pass for nothing), and the role entitled to the secret sees them differ."""
     pair = pair_of(name)
-    full = both(pair, lambda s: s.replay(PUBLIC_ID))
-    assert full[0] != full[1]
+    stored = both(pair, lambda s: s.export(PUBLIC_ID))
+    assert stored[0] != stored[1]
+    assert stored[0]["table"]["public_id"] == stored[1]["table"]["public_id"] == PUBLIC_ID
     owner = both(pair, lambda s: s.snapshot(PUBLIC_ID, role_of(pair.scenario.owner)))
     assert (owner[0].state, owner[0].log) != (owner[1].state, owner[1].log)
     viewer = both(pair, lambda s: s.snapshot(PUBLIC_ID, VIEWER))
@@ -267,28 +276,54 @@ class DryRunStore:
 def _probes(pair: Pair) -> list[Any]:
     """Writes an attacker would try: every legal action of every actor in either table's
     full state (so the other side's secret-shaped actions too: a card in the other hand, a
-    pick from the other roster), the game's own boundary cases, undo and redo."""
+    pick from the other roster), the game's own guesses at a secret (``_guesses``), undo and
+    redo."""
     game = pair.game
     seen: dict[str, Any] = {}
     for service in pair.services:
         state = service.replay(PUBLIC_ID)
         seats = len(service.snapshot(PUBLIC_ID).seats)
+        actions = []
         for actor in (REFEREE, CHANCE, *(Role.seat_of(s) for s in range(seats))):
-            actions = list(game.legal_actions(state, actor))
-            step = max(1, len(actions) // 60)  # at most about 60 per actor
-            for action in actions[::step]:
-                raw = game.action_to_dict(action)
-                seen.setdefault(json.dumps(raw, sort_keys=True), raw)
-        if pair.kind == "gn":  # stakes for Aki at and around what each secret would leave
-            full = state
-            cash = gn_engine.cash(full, 0)
-            limit = gn_engine.entry_limit(full, 0)
-            stakes = {1, limit, limit + 1, cash - STAKE_A, cash - STAKE_A + 1, cash, cash + 1}
-            for stake in sorted(stakes):
-                if stake > 0:
-                    raw = GnBet(0, 0, "win", stake).to_dict()
-                    seen.setdefault(json.dumps(raw, sort_keys=True), raw)
+            legal = list(game.legal_actions(state, actor))
+            actions += legal[:: max(1, len(legal) // 60)]  # at most about 60 per actor
+        for action in [*actions, *_guesses(pair, state, seats)]:
+            raw = action if isinstance(action, dict) else game.action_to_dict(action)
+            seen.setdefault(json.dumps(raw, sort_keys=True), raw)
     return [seen[k] for k in sorted(seen)] + ["undo", "redo"]
+
+
+def _guesses(pair: Pair, state: Any, seats: int) -> list[Any]:
+    """Actions shaped by a secret, whoever may make them: stakes for Aki at and around what
+    each blind bet would leave, blind bets again; every roster pick of every team and the
+    rosters themselves; every card kind played, aimed and thrown down by every seat; every
+    sealed speed of every round."""
+    if pair.kind == "gn":
+        cash, limit = gn_engine.cash(state, 0), gn_engine.entry_limit(state, 0)
+        stakes = {1, limit, limit + 1, cash - STAKE_A, cash - STAKE_A + 1, cash, cash + 1}
+        bets = [GnBet(0, h, "win", n) for n in sorted(stakes) if n > 0 for h in (0, 11)]
+        blind = [
+            BlindBet(s, 11, "show", n) for s in range(seats) for n in (1, STAKE_A, STAKE_B, 10001)
+        ]
+        return [*bets, *blind]
+    if pair.kind == "ekiden":
+        runs = [Run(t, leg, pick=k) for t in range(seats) for leg in (1, 2, 3) for k in range(11)]
+        return [*runs, Roster(0, ROSTER_A), Roster(0, ROSTER_B), Roster(1, BEN_ROSTER)]
+    if pair.kind == "rally":
+        kinds = sorted({c.key for c in rally_data().cards})
+        out: list[Any] = []
+        for seat in range(seats):
+            for card in kinds:
+                out += [
+                    {"type": "travel", "seat": seat, "cards": [card], "to": "omiya"},
+                    {"type": "attack", "seat": seat, "card": card, "target": 1 - seat},
+                    {"type": "defend", "seat": seat, "card": card, "target": seat},
+                    {"type": "end_turn", "seat": seat, "discard": [card]},
+                ]
+        return out
+    if pair.kind == "sprint":
+        return [Commit(s, v, r) for s in range(seats) for v in range(5) for r in (1, 2, 3)]
+    return []
 
 
 def _try(service: TableService, key: str | None, seq: int, probe: Any) -> tuple[Any, ...]:
