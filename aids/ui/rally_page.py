@@ -8,7 +8,6 @@ attacked or helped); it never re-derives a rule.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 import streamlit as st
@@ -16,10 +15,10 @@ import streamlit as st
 from aids.core.errors import AidsError
 from aids.core.i18n import Lang, t
 from aids.games.base import Role, fresh_seed
-from aids.games.rally import engine
+from aids.games.rally import engine, news, reach
 from aids.games.rally.board import RallyMap, sample_map
 from aids.games.rally.data import load
-from aids.games.rally.describe import car_label, card_name, cards_text
+from aids.games.rally.describe import car_label, card_name, cards_text, reach_text
 from aids.games.rally.model import (
     Attack,
     Defend,
@@ -31,7 +30,7 @@ from aids.games.rally.model import (
     Travel,
 )
 from aids.ui import rally_board, rally_presets
-from aids.ui.common import banner, md_text, md_tr, tr
+from aids.ui.common import banner, md_text, md_tr, run_write, service, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import names_with_colours
 
@@ -249,6 +248,10 @@ def status(ctx: TableContext) -> None:
         banner(f"{tr('rally.ui.over', winner=winner)} · {tr(f'rally.outcome.{outcome.reason}')}",
                done=True)  # fmt: skip
         return
+    first = news.winner(state)
+    if first is not None:
+        goal = state.setup.board.town_name(state.setup.goal, ctx.lang)
+        banner(tr("rally.ui.first_home", car=car_label(state, first), goal=goal), done=True)
     car = car_label(state, state.turn)
     if state.phase == "draw":
         doing = tr("rally.ui.to_draw", car=car, n=state.machine(state.turn).draw)
@@ -266,6 +269,7 @@ def controls(ctx: TableContext) -> None:
     if ctx.snapshot.outcome is not None or ctx.role.is_viewer:
         return
     seat = state.turn
+    _skipped(ctx)
     if ctx.role.is_referee or ctx.role == Role.seat_of(seat):
         if state.phase == "draw":
             _draw(ctx, seat)
@@ -278,6 +282,15 @@ def controls(ctx: TableContext) -> None:
         with st.expander(tr("rally.ui.end_race")):
             st.caption(tr("rally.rulings.end"))
             st.button(tr("rally.ui.end_race_go"), key="end_race", on_click=ctx.write(EndRace()))
+
+
+def _skipped(ctx: TableContext) -> None:
+    """The turns just missed to police, said where the referee looks next."""
+    state: RallyState = ctx.state
+    for record in news.missed_turns(state):
+        left = state.police[record.seat]
+        key = "rally.ui.skipped" if left else "rally.ui.skipped_last"
+        st.info(md_tr(key, car=car_label(state, record.seat), left=left))
 
 
 def _draw(ctx: TableContext, seat: int) -> None:
@@ -315,6 +328,11 @@ def _turn(ctx: TableContext, seat: int) -> None:
 
 
 def _travel(ctx: TableContext, seat: int) -> None:
+    """The movement in one place: a chip per card (a multi-select that keeps its taps
+    in the browser, so the cards of a movement are tapped without waiting), the total, the
+    stop list as the engine advises it, and Move (or Move and end turn). The buttons are
+    drawn before any card is tapped and build the movement from the chips at the moment
+    they are tapped."""
     state: RallyState = ctx.state
     choices = engine.travel_choices(state, seat)
     if not choices:
@@ -323,67 +341,124 @@ def _travel(ctx: TableContext, seat: int) -> None:
             st.caption(md_text(tr(f"rally.ui.no_travel_{why}")))
         return
     seq = ctx.snapshot.seq
-    key = f"cards_{seq}"
-    picked: list[str] = st.session_state.setdefault(key, [])
-    fits = [Counter(combo) for combo in choices]
-
-    def can_add(card: str) -> bool:
-        """The card may join the chips: some legal movement holds them all."""
-        wanted = Counter([*picked, card])
-        return any(not (wanted - combo) for combo in fits)
-
+    key = _chips_key(ctx)
+    chips = reach.travel_hand(state, seat)
     with st.container(border=True, key="travel_box"):
         st.markdown(f"**{md_text(tr('rally.ui.travel'))}**")
-        options = [c for c in (*load().keys("travel"), "top") if can_add(c)]
         st.pills(
             tr("rally.ui.add_card"),
-            options=options,
-            format_func=lambda c: card_name(c, ctx.lang),
-            key=f"chip_{seq}_{len(picked)}",
-            on_change=_add_card,
-            args=(key, f"chip_{seq}_{len(picked)}"),
+            options=list(range(len(chips))),
+            format_func=lambda i: card_name(chips[i], ctx.lang),
+            selection_mode="multi",
+            key=key,
         )
+        picked = _staged(ctx)
         valid = tuple(sorted(picked)) in choices
-        km = engine.travel_km(picked)
-        if picked:
-            total_col, clear_col = st.columns([3, 1], vertical_alignment="center")
-            total_col.markdown(f"{md_text(cards_text(tuple(picked), ctx.lang))} = **{km} km**")
-            clear_col.button(tr("rally.ui.clear"), key=f"clear_{seq}", on_click=picked.clear,
-                             width="content")  # fmt: skip
-        if not valid:
-            if picked:
-                st.caption(tr("rally.ui.cards_not_valid"))
-            return
-        reach = engine.reachable(state, seat, km)
-        proposal = engine.proposal(state, seat, km)
-        order = sorted(reach, key=lambda town: (engine.to_goal(state, town), -reach[town]))
-        board_map = state.setup.board
-        st.selectbox(
-            tr("rally.ui.destination", n=len(reach)),
-            options=order,
-            index=order.index(proposal),
-            format_func=lambda town: t(
-                "rally.ui.town_option",
-                ctx.lang,
-                town=board_map.town_name(town, ctx.lang),
-                km=reach[town],
-                left=engine.to_goal(state, town)[0],
-            ),
+        km = engine.travel_km(picked) if valid else 0
+        total_col, clear_col = st.columns([3, 1], vertical_alignment="center")
+        words = md_text(cards_text(tuple(picked), ctx.lang)) if picked else "—"
+        total_col.markdown(f"{words} = **{engine.travel_km(picked)} km**")
+        clear_col.button(tr("rally.ui.clear"), key=f"clear_{seq}", on_click=_clear,
+                         args=(key,), width="content")  # fmt: skip
+        advice = reach.advise(state, seat, km) if valid else None
+        stops = [s.town for s in advice.stops] if advice else []
+        chosen = st.selectbox(
+            tr("rally.ui.destination", n=len(stops)),
+            options=stops,
+            index=stops.index(advice.proposal) if advice and advice.proposal else None,
+            placeholder=tr("rally.ui.choose_stop"),
+            format_func=lambda town: _stop_text(state, advice, town, ctx.lang),
+            disabled=advice is None,
             key=f"to_{seq}_{km}",
         )
+        move_col, only_col = st.columns(2)
+        move_col.button(tr("rally.ui.move_end"), key="move_end", type="primary",
+                        on_click=_move, args=(ctx, seat, choices, True))  # fmt: skip
+        only_col.button(tr("rally.ui.move_go"), key="move_go",
+                        on_click=_move, args=(ctx, seat, choices, False))  # fmt: skip
+        note = st.session_state.pop(f"{key}_note", None)
+        if picked and not valid:
+            st.caption(tr("rally.ui.cards_not_valid"))
+        elif advice is not None and advice.proposal is None:
+            st.warning(md_text(reach_text(state, advice, ctx.lang)))
+        elif note:
+            st.warning(md_text(note))
+        stop = advice.stop(chosen) if advice and chosen else None
+        if stop is not None and stop.jammed:
+            st.caption(md_tr("rally.ui.stop_jammed", town=_town(state, stop.town, ctx.lang)))
 
-        def build() -> Travel | None:
-            to = st.session_state.get(f"to_{seq}_{km}") or proposal
-            return Travel(seat, tuple(sorted(picked)), str(to))
 
-        st.button(tr("rally.ui.move_go"), key="move_go", type="primary",
-                  on_click=ctx.write_from(build))  # fmt: skip
+def _chips_key(ctx: TableContext) -> str:
+    """The chips of this turn's movement as drawn from this log position."""
+    return f"travel_{ctx.snapshot.seq}"
 
 
-def _add_card(cards_key: str, chip_key: str) -> None:
-    card = st.session_state.get(chip_key)
-    if card:
-        st.session_state[cards_key].append(card)
+def _staged(ctx: TableContext) -> list[str]:
+    """The travel cards tapped and not yet moved with, as the chips hold them now."""
+    state: RallyState = ctx.state
+    chips = reach.travel_hand(state, state.turn)
+    picked = st.session_state.get(_chips_key(ctx)) or []
+    return [chips[i] for i in picked if 0 <= i < len(chips)]
+
+
+def _clear(key: str) -> None:
+    st.session_state[key] = []
+
+
+def _town(state: RallyState, town: str, lang: str) -> str:
+    return state.setup.board.town_name(town, lang)
+
+
+def _stop_text(state: RallyState, advice: reach.Advice | None, town: str, lang: str) -> str:
+    """A stop as the list shows it (plain text: a selectbox shows no Markdown)."""
+    stop = advice.stop(town) if advice else None
+    if stop is None:
+        return _town(state, town, lang)
+    if stop.here:
+        return t("rally.ui.stop_here", lang, town=_town(state, town, lang))
+    key = "rally.ui.town_jammed" if stop.jammed else "rally.ui.town_option"
+    return t(key, lang, town=_town(state, town, lang), km=stop.km, left=stop.left)
+
+
+def _move(ctx: TableContext, seat: int, choices: list[tuple[str, ...]], end: bool) -> None:
+    """Record the movement the chips hold, to the stop chosen (else the one proposed); with
+    ``end``, end the turn after it when the engine allows it at once (no discard to
+    choose). Nothing is written when the cards or the stop are missing: the page says so."""
+    state: RallyState = ctx.state
+    note = f"{_chips_key(ctx)}_note"
+    cards = tuple(sorted(_staged(ctx)))
+    if cards not in choices:
+        st.session_state[note] = tr("rally.ui.cards_not_valid")
+        return
+    km = engine.travel_km(cards)
+    advice = reach.advise(state, seat, km)
+    to = st.session_state.get(f"to_{ctx.snapshot.seq}_{km}") or advice.proposal
+    if to is None:
+        st.session_state[note] = tr("rally.ui.pick_stop", km=km)
+        return
+    travel = Travel(seat, cards, str(to))
+    actions: list[Travel | EndTurn] = [travel]
+    if end:
+        try:
+            after = engine.apply(state, travel)
+            if after.phase == "act" and after.turn == seat:
+                engine.apply(after, EndTurn(seat))  # a simulation may have to choose discards
+                actions.append(EndTurn(seat))
+        except AidsError:
+            pass  # the movement alone; the service says why if it is refused
+    _record(ctx, actions)
+
+
+def _record(ctx: TableContext, actions: list[Any]) -> None:
+    """Record ``actions`` one after the other from the position the page was drawn at."""
+    pid, key = ctx.snapshot.info.public_id, ctx.key
+
+    def write() -> None:
+        seq = ctx.snapshot.seq
+        for action in actions:
+            seq = service().record(pid, key, seq, action).seq
+
+    run_write(write)
 
 
 def _attack_defend(ctx: TableContext, seat: int) -> None:
@@ -436,9 +511,14 @@ def _target_text(state: RallyState, action: Attack | Defend, lang: str) -> str:
 
 
 def _end_turn(ctx: TableContext, seat: int) -> None:
+    """End turn; never while travel cards are staged (they would be dropped unseen): the
+    button waits for Move or Clear, and a tap that beats the page's redraw is refused."""
     state: RallyState = ctx.state
     excess = engine.must_discard(state, seat)
     seq = ctx.snapshot.seq
+    staged = _staged(ctx)
+    if staged:
+        st.caption(tr("rally.ui.staged", km=engine.travel_km(staged)))
     if state.simulation and excess:
         hand = state.hands[seat]
         st.pills(
@@ -449,14 +529,18 @@ def _end_turn(ctx: TableContext, seat: int) -> None:
             key=f"discard_{seq}",
         )
 
-        def build() -> EndTurn:
+        def build() -> EndTurn | None:
+            if _staged(ctx):
+                return None
             chosen = st.session_state.get(f"discard_{seq}") or []
             return EndTurn(seat, tuple(hand[i] for i in chosen))
 
-        st.button(tr("rally.ui.end_turn"), key="end_turn", on_click=ctx.write_from(build))
+        st.button(tr("rally.ui.end_turn"), key="end_turn", disabled=bool(staged),
+                  on_click=ctx.write_from(build))  # fmt: skip
         return
     label = tr("rally.ui.end_turn_discard", n=excess) if excess else tr("rally.ui.end_turn")
-    st.button(label, key="end_turn", on_click=ctx.write(EndTurn(seat)))
+    st.button(label, key="end_turn", disabled=bool(staged),
+              on_click=ctx.write_from(lambda: None if _staged(ctx) else EndTurn(seat)))  # fmt: skip
 
 
 def board(ctx: TableContext) -> None:

@@ -37,11 +37,24 @@ def create(
     return ok(at.run())
 
 
-def tap_cards(at: AppTest, seq: int, *cards: str, held: int = 0) -> AppTest:
-    """Tap the card chips one by one, as the referee does (``held`` already tapped)."""
-    for i, card in enumerate(cards, start=held):
-        at.button_group(key=f"chip_{seq}_{i}").set_value(card)
+def chips(at: AppTest, seq: int) -> list[str]:
+    """The card chips' labels, in order (``30 km``, ``TOP SPEED``)."""
+    return [o.content for o in at.button_group(key=f"travel_{seq}").proto.options]
+
+
+def tap_cards(at: AppTest, seq: int, *cards: str) -> AppTest:
+    """Tap the card chips one by one, as the referee does: each card on the next chip of
+    its kind not yet tapped."""
+    group = at.button_group(key=f"travel_{seq}")
+    labels = chips(at, seq)
+    for card in cards:
+        label = "TOP SPEED" if card == "top" else f"{card} km"
+        held = list(group.value or [])
+        group.set_value(
+            [*held, next(i for i, x in enumerate(labels) if x == label and i not in held)]
+        )
         at = ok(at.run())
+        group = at.button_group(key=f"travel_{seq}")
     return at
 
 
@@ -83,13 +96,15 @@ def test_the_chips_offer_only_a_legal_movement(app_db: Path) -> None:
     at.button(key="draw_go").click()
     at = ok(at.run())
     seq = service(app_db).snapshot(pid).seq
+    assert chips(at, seq).count("TOP SPEED") == 1  # at most one TOP SPEED
+    assert chips(at, seq).count("30 km") == 3  # three actions: up to three cards
     at = tap_cards(at, seq, "top")
     assert any("TOP SPEED" in c.value and "legal" in c.value for c in at.caption)
-    assert not [b for b in at.button if b.key == "move_go"]  # TOP SPEED alone: no move
-    at = tap_cards(at, seq, "30", held=1)
+    at.button(key="move_go").click()  # TOP SPEED alone: nothing is written
+    at = ok(at.run())
+    assert service(app_db).snapshot(pid).seq == seq
+    at = tap_cards(at, seq, "30")
     assert any("= **60 km**" in m.value for m in at.markdown)
-    chips = at.button_group(key=f"chip_{seq}_2")
-    assert "top" not in chips.options  # at most one TOP SPEED
 
 
 def test_an_attack_and_a_defence_through_the_page(app_db: Path) -> None:
@@ -209,5 +224,134 @@ def test_the_chips_never_offer_a_card_the_hand_no_longer_holds(app_db: Path) -> 
             break
     at = ok(new_app(table=pid, key=key, lang="en"))
     seq = store.snapshot(pid).seq
-    at = tap_cards(at, seq, single[0])
-    assert single[0] not in at.button_group(key=f"chip_{seq}_1").options
+    assert chips(at, seq).count(f"{single[0]} km") == 1
+
+
+def table(
+    store: TableService, course: dict[str, str], steps: list[dict[str, object]]
+) -> tuple[str, str]:
+    """A tracking table of the three players on ``course`` after ``steps``."""
+    players = [{"name": n, "colour": c, "machine": {"actions": 3, "hand": 5, "draw": 2}}
+               for n, c in zip(PLAYERS, ["red", "blue", "green"], strict=True)]  # fmt: skip
+    info, key = store.create("rally", "Table", {"players": players, "course": course})
+    for step in steps:
+        store.record(info.public_id, key, store.snapshot(info.public_id).seq, step)
+    return info.public_id, key
+
+
+UTSUNOMIYA = [  # Tokyo → Sapporo: Aki drives 110 km to Utsunomiya; Ben and Chie pass
+    {"type": "draw", "seat": 0},
+    {"type": "travel", "seat": 0, "cards": ["20", "40", "50"], "to": "utsunomiya"},
+    {"type": "end_turn", "seat": 0},
+    *({"type": t_, "seat": s} for s in (1, 2) for t_ in ("draw", "end_turn")),
+    {"type": "draw", "seat": 0},
+]
+
+
+def test_stop_list_never_proposes_staying_put_and_staying_is_an_explicit_choice(
+    app_db: Path,
+) -> None:
+    """Ruling "the tracker proposes the reachable town nearest the goal": 40 + 30 km from
+    Utsunomiya reach only Mito (farther from Sapporo). No stop is proposed, the page names the
+    town needed, Move writes nothing until the referee chooses; staying is then recorded."""
+    store = service(app_db)
+    pid, key = table(store, {"start": "tokyo", "goal": "sapporo"}, UTSUNOMIYA)
+    at = ok(new_app(table=pid, key=key, lang="en"))
+    seq = store.snapshot(pid).seq
+    at = tap_cards(at, seq, "40", "30")
+    stops = at.selectbox(key=f"to_{seq}_70")
+    assert stops.value is None and stops.options[0].startswith("Utsunomiya (stay) · 0 km")
+    assert any("Shirakawa needs 75 km" in w.value for w in at.warning)
+    at.button(key="move_end").click()
+    at = ok(at.run())
+    assert store.snapshot(pid).seq == seq  # nothing written: no stop chosen
+    at.selectbox(key=f"to_{seq}_70").set_value("utsunomiya")
+    at.button(key="move_go").click()
+    at = ok(at.run())
+    state = store.snapshot(pid).state
+    assert state.towns[0] == "utsunomiya" and state.current.cards == ("30", "40")
+
+
+def test_end_turn_never_drops_staged_travel_cards(app_db: Path) -> None:
+    """One movement per turn, made of the cards tapped: End turn with 90 km tapped and not
+    moved writes nothing — tapped before the page redraws (both taps reach the server in one
+    run), or after, when the button is off and says why."""
+    store = service(app_db)
+    pid, key = table(store, {"start": "tokyo", "goal": "sapporo"}, [{"type": "draw", "seat": 0}])
+    at = ok(new_app(table=pid, key=key, lang="en"))
+    seq = store.snapshot(pid).seq
+    labels = chips(at, seq)
+    at.button_group(key=f"travel_{seq}").set_value([labels.index("40 km"), labels.index("50 km")])
+    at.button(key="end_turn").click()  # the quick tap, before the redraw
+    at = ok(at.run())
+    assert store.snapshot(pid).seq == seq and store.snapshot(pid).state.turn == 0
+    assert at.button(key="end_turn").disabled
+    assert any("90 km staged" in c.value for c in at.caption)
+    at.button(key=f"clear_{seq}").click()
+    at = ok(at.run())
+    at.button(key="end_turn").click()
+    ok(at.run())
+    assert store.snapshot(pid).state.turn == 1  # cleared: the turn ends without a move
+
+
+def test_move_and_end_turn_is_one_tap(app_db: Path) -> None:
+    store = service(app_db)
+    pid, key = table(store, {"start": "tokyo", "goal": "sapporo"}, [{"type": "draw", "seat": 0}])
+    at = ok(new_app(table=pid, key=key, lang="en"))
+    at = tap_cards(at, store.snapshot(pid).seq, "30")
+    at.button(key="move_end").click()
+    ok(at.run())
+    state = store.snapshot(pid).state
+    assert state.towns[0] == "omiya" and state.turn == 1 and state.phase == "draw"
+
+
+def test_a_jammed_stop_is_marked_with_what_stopping_there_means(app_db: Path) -> None:
+    """Ruling: every car at a jammed town is stuck (Chie jammed Ben at Nihonmatsu)."""
+    steps: list[dict[str, object]] = [
+        {"type": "draw", "seat": 0}, {"type": "end_turn", "seat": 0},
+        {"type": "draw", "seat": 1},
+        {"type": "travel", "seat": 1, "cards": ["20"], "to": "nihonmatsu"},
+        {"type": "end_turn", "seat": 1},
+        {"type": "draw", "seat": 2}, {"type": "attack", "seat": 2, "card": "jam", "target": 1},
+        {"type": "end_turn", "seat": 2}, {"type": "draw", "seat": 0},
+    ]  # fmt: skip
+    store = service(app_db)
+    pid, key = table(store, {"start": "koriyama", "goal": "aomori"}, steps)
+    at = ok(new_app(table=pid, key=key, lang="en"))
+    seq = store.snapshot(pid).seq
+    at = tap_cards(at, seq, "20")
+    stops = at.selectbox(key=f"to_{seq}_20")
+    assert stops.value == "motomiya"  # short of the jam
+    jammed = [o for o in stops.options if "Nihonmatsu" in o]
+    assert jammed and jammed[0].startswith("🚧") and "stuck there" in jammed[0]
+    stops.set_value("nihonmatsu")
+    at = ok(at.run())
+    assert any("stuck there until" in c.value for c in at.caption)
+
+
+def test_a_turn_missed_to_police_is_said_in_the_action_area(app_db: Path) -> None:
+    """Police: the target misses its next 2 turns; the page says so when one is skipped."""
+    steps: list[dict[str, object]] = [
+        {"type": "draw", "seat": 0}, {"type": "attack", "seat": 0, "card": "police", "target": 1},
+        {"type": "end_turn", "seat": 0},
+    ]  # fmt: skip
+    store = service(app_db)
+    pid, key = table(store, {"start": "tokyo", "goal": "sapporo"}, steps)
+    at = ok(new_app(table=pid, key=key, lang="en"))
+    assert store.snapshot(pid).state.turn == 2
+    assert any("Ben missed a turn (police): 1 more to miss" in i.value for i in at.info)
+
+
+def test_the_first_car_home_wins_and_a_banner_says_so_at_once(app_db: Path) -> None:
+    """Individual play: the first to reach the goal wins; the others race on for places."""
+    steps: list[dict[str, object]] = [
+        {"type": "draw", "seat": 0},
+        {"type": "travel", "seat": 0, "cards": ["20", "20"], "to": "fukushima-nishi"},
+    ]
+    store = service(app_db)
+    pid, key = table(store, {"start": "koriyama", "goal": "fukushima-nishi"}, steps)
+    assert store.snapshot(pid).outcome is None  # the race goes on
+    page = html(ok(new_app(table=pid, key=key, lang="en")))
+    assert "Winner: 🔴 あき, first to reach Fukushima-Nishi" in page
+    viewer = html(ok(new_app(table=pid, lang="ja")))
+    assert "勝者：🔴 あき" in viewer

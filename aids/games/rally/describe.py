@@ -16,6 +16,7 @@ from aids.games.rally.model import (
     RallyState,
     Travel,
 )
+from aids.games.rally.reach import Advice
 
 
 def car_label(state: RallyState, seat: int) -> str:
@@ -78,3 +79,23 @@ def describe(state: RallyState, action: Action, lang: str) -> str:
     if count:
         return t("rally.log.end_turn_discard", lang, car=car, count=count)
     return t("rally.log.end_turn", lang, car=car)
+
+
+def reach_text(state: RallyState, advice: Advice, lang: str) -> str:
+    """Why the tracker proposes no stop (``reach.advise``), naming the town the car needs and
+    its km, or the ferry to take; empty when it proposes one."""
+    if advice.reason == "nearest":
+        return ""
+    params: dict[str, object] = {"km": advice.km}
+    key: str = advice.reason
+    if advice.port is not None:
+        params["port"] = town(state, advice.port, lang)
+    if advice.needed is not None:
+        params["town"] = town(state, advice.needed[0], lang)
+        params["need"] = advice.needed[1]
+    elif key == "jammed":
+        key = "jammed_only"
+    if advice.reason == "jammed":
+        jammed = [town(state, s.town, lang) for s in advice.stops if s.nearer and s.jammed]
+        params["jammed"] = "、".join(jammed) if lang == "ja" else ", ".join(jammed)
+    return t(f"rally.reach.{key}", lang, **params)

@@ -119,7 +119,9 @@ def to_goal(state: RallyState, town: str) -> tuple[int, int]:
 
 
 def proposal(state: RallyState, seat: int, km: int) -> str:
-    """The reachable town nearest the goal (ties: the longer drive, then the id)."""
+    """The reachable town nearest the goal (ties: the longer drive, then the id), the car's
+    own town included: the chances model's driver. The page's stop list asks
+    ``reach.advise``, which never proposes staying put nor a jammed town."""
     options = reachable(state, seat, km)
     return min(options, key=lambda town: (to_goal(state, town), -options[town], town))
 

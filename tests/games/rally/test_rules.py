@@ -101,7 +101,8 @@ def test_ruling_the_driver_may_stop_at_any_town_within_reach() -> None:
     assert state.towns[0] == "motomiya"
 
 
-def test_the_tracker_proposes_the_reachable_town_nearest_the_goal() -> None:
+def test_engine_proposal_is_the_reachable_town_nearest_the_goal_own_town_included() -> None:
+    """The chances model's driver; the page's stop list: ``reach.advise`` (test_reach)."""
     state = drawn(start(goal="aizu"))
     assert engine.proposal(state, 0, 60) == "aizu"
     assert engine.proposal(state, 0, 50) == "koriyama"  # every other town is farther away
