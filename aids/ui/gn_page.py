@@ -13,10 +13,10 @@ from typing import Any
 
 import streamlit as st
 
-from aids.core.errors import AidsError
+from aids.core.errors import AidsError, InvalidAction
 from aids.core.i18n import Lang, t
 from aids.games.base import Role
-from aids.games.grand_national import engine
+from aids.games.grand_national import engine, stakes
 from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import horse_label, money, stable_label
 from aids.games.grand_national.model import (
@@ -24,6 +24,7 @@ from aids.games.grand_national.model import (
     BlindBet,
     GnState,
     Going,
+    Kind,
     LaneSpin,
     Spin,
 )
@@ -31,6 +32,7 @@ from aids.games.grand_national.track import Track, sample_track
 from aids.ui import gn_board, gn_market, gn_race
 from aids.ui.common import banner, md_text, md_tr, tr
 from aids.ui.context import TableContext
+from aids.ui.gn_market import checked
 from aids.ui.layout import names_with_colours
 
 TRACK_KEY = "gn_track"  # the uploaded track (its dict form), kept between reruns
@@ -134,7 +136,9 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
         horses = []
         for slot in range(d.horses):
             row = edited[s * d.horses + slot]
-            name = str(row.get("name") or "").strip() or f"{stable['name']} {row['cap']}"
+            # an untyped name is the stable's and the cap's number (the board's disc), in no
+            # language: a table made on a Japanese page reads as English on an English one
+            name = str(row.get("name") or "").strip() or f"{stable['name']} {slot + 1}"
             horses.append(
                 {"name": name, "price": row.get("price"), "handicap": row.get("handicap")}
             )
@@ -218,17 +222,20 @@ def controls(ctx: TableContext) -> None:
         )
     elif state.phase == "market":
         gn_market.market(ctx)
-    elif engine.needs_spin(state):
-        _chance(
-            ctx,
-            "spin",
-            _colours(state),
-            lambda c: _colour(c, ctx.lang),
-            lambda c: Spin(c),
-            tr("gn.ui.record_spin", cap=tr(f"gn.caps.{_cap(state)}")),
-        )
     else:
-        gn_race.race(ctx)
+        gn_race.race(ctx, spin=lambda: _spin(ctx))
+
+
+def _spin(ctx: TableContext) -> None:
+    state: GnState = ctx.state
+    _chance(
+        ctx,
+        "spin",
+        _colours(state),
+        lambda c: _colour(c, ctx.lang),
+        lambda c: Spin(c),
+        tr("gn.ui.record_spin", cap=tr(f"gn.caps.{_cap(state)}")),
+    )
 
 
 def _colours(state: GnState) -> list[str]:
@@ -241,31 +248,25 @@ def _colour(key: str, lang: str) -> str:
 
 
 def _chance(
-    ctx: TableContext, name: str, options: list[str], label: Any, build: Any, button: str
+    ctx: TableContext, name: str, options: list[str], label: Any, build: Any, title: str
 ) -> None:
-    """The spinner: tap what it shows, then record it."""
-    key = f"{name}_{ctx.snapshot.seq}"
+    """The spinner: one tap on what it shows records it (Undo takes a slip back)."""
     with st.container(border=True, key="chance_box"):
-        shown = st.pills(button, options=options, format_func=label, key=key)
-
-        def action() -> Any:
-            value = st.session_state.get(key)
-            return None if value is None else build(value)
-
-        st.button(
-            button,
-            key="chance_go",
-            type="primary",
-            on_click=ctx.write_from(action),
-            disabled=shown is None,
-        )
+        st.markdown(f"**{md_text(title)}**")
+        row = st.container(horizontal=True, key=f"{name}_{ctx.snapshot.seq}")
+        for option in options:
+            row.button(
+                md_text(label(option)),
+                key=f"{name}_{ctx.snapshot.seq}_{option}",
+                on_click=ctx.write(build(option)),
+            )
 
 
 def _blind(ctx: TableContext) -> None:
     state: GnState = ctx.state
     seat = ctx.role.seat
     if ctx.role.is_referee or seat is None:
-        st.info(tr("gn.ui.blind_referee"))
+        _blind_referee(ctx)
         return
     mine = state.blind[seat]
     if mine is not None and mine is not SEALED:
@@ -282,43 +283,73 @@ def _blind(ctx: TableContext) -> None:
         st.success(what)
         return
     seq = ctx.snapshot.seq
-    most = min(load().blind_max, engine.cash(state, seat))
     with st.container(border=True, key="blind_box"):
         st.markdown(f"**{md_text(tr('gn.ui.blind_title'))}**")
-        st.caption(tr("gn.ui.blind_hint", most=money(load().blind_max)))
-        horse = st.selectbox(
+        st.caption(tr("gn.ui.blind_hint", most=money(stakes.blind_most(state, seat))))
+        # every choice stays in the browser until the seal: no tap waits for the server
+        st.selectbox(
             tr("gn.ui.horse"),
             options=list(range(state.horses)),
+            index=None,
+            placeholder=tr("gn.ui.choose_horse"),
             format_func=lambda h: horse_label(state, h),
             key=f"bh_{seq}",
+            on_change="ignore",
         )
-        kind = st.segmented_control(
+        st.segmented_control(
             tr("gn.ui.kind"),
             options=["win", "show"],
             default="win",
+            required=True,
             format_func=lambda k: t(f"gn.kind.{k}", ctx.lang),
             key=f"bk_{seq}",
+            on_change="ignore",
         )
-        st.number_input(
-            tr("gn.ui.stake"), min_value=0, max_value=most, value=0, step=500, key=f"bs_{seq}"
-        )
+        gn_market.stake_choice(stakes.blind_most(state, seat), f"bs_{seq}")
 
         def build() -> BlindBet:
-            stake = int(st.session_state.get(f"bs_{seq}") or 0)
-            if stake == 0:
-                return BlindBet(seat, None, None, 0)
-            chosen = st.session_state.get(f"bh_{seq}")
-            picked = st.session_state.get(f"bk_{seq}") or kind
-            return BlindBet(
-                seat,
-                int(chosen if chosen is not None else horse),
-                "show" if picked == "show" else "win",
-                stake,
-            )
+            get = st.session_state.get
+            stake = gn_market.stake_of(f"bs_{seq}")
+            horse = get(f"bh_{seq}")
+            if stake is None:
+                raise InvalidAction("gn/choose", what=tr("gn.ui.stake"))
+            if horse is None:
+                raise InvalidAction("gn/choose", what=tr("gn.ui.horse"))
+            kind: Kind = "show" if get(f"bk_{seq}") == "show" else "win"
+            return BlindBet(seat, int(horse), kind, stake)
 
-        st.button(
-            tr("gn.ui.blind_go"), key="blind_go", type="primary", on_click=ctx.write_from(build)
+        row = st.container(horizontal=True)
+        row.button(
+            tr("gn.ui.blind_go"), key="blind_go", type="primary", on_click=checked(ctx, build)
         )
+        row.button(
+            tr("gn.ui.blind_none_go"),
+            key="blind_none_go",
+            on_click=ctx.write(BlindBet(seat, None, None, 0)),
+        )
+
+
+def _blind_referee(ctx: TableContext) -> None:
+    """Blind bets are the players' own; the referee may record "no blind bet" for a stable
+    whose player will not write one (the engine's ``may_act`` says so), never a bet."""
+    state: GnState = ctx.state
+    st.info(tr("gn.ui.blind_referee"))
+    waiting = [
+        s
+        for s, b in enumerate(state.blind)
+        if b is None and ctx.game.may_act(state, BlindBet(s, None, None, 0), ctx.role)
+    ]
+    if not waiting:
+        return
+    with st.container(border=True, key="blind_none_box"):
+        st.caption(tr("gn.ui.blind_none_for_hint"))
+        row = st.container(horizontal=True)
+        for s in waiting:
+            row.button(
+                md_tr("gn.ui.blind_none_for", stable=stable_label(state, s)),
+                key=f"blind_none_{s}",
+                on_click=ctx.write(BlindBet(s, None, None, 0)),
+            )
 
 
 def board(ctx: TableContext) -> None:

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from aids.core.i18n import t
 from aids.games.base import REFEREE, Role
-from aids.games.grand_national import engine
+from aids.games.grand_national import engine, lanes
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
@@ -67,65 +67,89 @@ def tap(at: AppTest, key: str, value: Any) -> AppTest:
     return ok(at.run())
 
 
+def farthest(state: Any, horse: int) -> Any:
+    """The landing the page offers that goes farthest (its own lane first on a tie)."""
+    offers = lanes.landings(state, horse)
+    return max(offers, key=lambda x: (x.forward, x.lane == state.lane[horse], -x.lane))
+
+
 def test_a_short_race_through_the_pages(app_db: Path) -> None:
     store = service(app_db)
     pid, key = short_table(store)
-    # blind bets, each on the player's own phone
+    # blind bets on the players' own phones: Aki a bet, Ben none; Chie has no phone, so the
+    # referee records "no blind bet" for her (gn.rulings.no_blind_bet)
     aki = seat_page(store, pid, key, 0)
     seq = store.snapshot(pid).seq
-    aki.number_input(key=f"bs_{seq}").set_value(10000)
+    aki.selectbox(key=f"bh_{seq}").set_value(0)
+    aki.button_group(key=f"bs_{seq}").set_value(10000)
     aki.button(key="blind_go").click()
     aki = ok(aki.run())
     assert "Your blind bet" in " ".join(s.value for s in aki.success)
-    for seat in (1, 2):
-        page = seat_page(store, pid, key, seat)
-        page.button(key="blind_go").click()  # stake 0: no blind bet
-        ok(page.run())
+    ben = seat_page(store, pid, key, 1)
+    ben.button(key="blind_none_go").click()
+    ok(ben.run())
     referee = ok(new_app(table=pid, key=key, lang="en"))
+    assert [b.key for b in referee.button if b.key and b.key.startswith("blind_none_")] == [
+        "blind_none_2"
+    ]
+    referee.button(key="blind_none_2").click()
+    referee = ok(referee.run())
     assert "10,000" not in html(referee) and "10000" not in html(referee)  # sealed
-    # the going and the lanes
+    # the going and the lanes: a tap each
     seq = store.snapshot(pid).seq
-    referee = tap(referee, f"going_{seq}", "heavy")
-    referee.button(key="chance_go").click()
+    referee.button(key=f"going_{seq}_heavy").click()
     referee = ok(referee.run())
     assert store.snapshot(pid).state.top() == 54
     for lane in range(1, 5):
         seq = store.snapshot(pid).seq
-        referee = tap(referee, f"lane{lane}_{seq}", "red")
-        referee.button(key="chance_go").click()
+        referee.button(key=f"lane{lane}_{seq}_red").click()
         referee = ok(referee.run())
     # the market: Ben bets 5,000 on horse 0 to Win at the posted 12/1, then the start
     seq = store.snapshot(pid).seq
-    referee.selectbox(key=f"ws_{seq}").set_value(1)
-    referee.number_input(key=f"wa_{seq}").set_value(5000)
+    referee.button_group(key=f"ws_{seq}").set_value(1)
+    referee.selectbox(key=f"wh_{seq}").set_value(0)
+    referee.button_group(key=f"wa_{seq}").set_value(5000)
     referee.button(key="bet_go").click()
     referee = ok(referee.run())
     assert store.snapshot(pid).state.wagers[0].stake == 5000
     referee.button(key="start_go").click()
     referee = ok(referee.run())
-    # the race: every horse moves handicap + 8 straight ahead, spins from red
+    # the race: every horse taps the farthest square the page offers, spins from red
     for _ in range(200):
         snap = store.snapshot(pid, REFEREE)
         if snap.outcome is not None:
             break
         state = snap.state
         if engine.needs_spin(state):
-            referee = tap(referee, f"spin_{snap.seq}", "red")
-            referee.button(key="chance_go").click()
+            referee.button(key=f"spin_{snap.seq}_red").click()
         else:
             horse = engine.next_horse(state)
             assert horse is not None
-            referee.number_input(key=f"mf_{snap.seq}").set_value(state.handicap[horse] + 8)
-            referee.button(key="move_go").click()
+            if lanes.landings(state, horse):
+                x = farthest(state, horse)
+                referee.button(key=f"mv_{snap.seq}_{x.lane}_{x.forward}").click()
+            else:
+                referee.button(key="boxed_go").click()
         referee = ok(referee.run())
+        assert store.snapshot(pid).seq == snap.seq + 1
+        assert lanes.shared_squares(store.snapshot(pid).state) == ()  # never two on a square
     final = store.snapshot(pid, REFEREE)
-    assert final.outcome is not None and final.state.settled
-    assert final.state.placed == (0, 4, 8, 1)  # the caps order decides a race of equals
+    assert final.outcome is not None and final.state.settled and final.state.placed
+    # four placed, or none left running (lapped on this short track)
+    assert len(final.state.placed) == 4 or not engine.running(final.state)
     assert final.state == store.replay(pid)
-    # horses 150,000 each; Aki: 1st and 4th prizes, the blind 10,000 on horse 0 to Win at
-    # the reserve table's 12/1; Ben: 2nd prize and 5,000 on horse 0 at the posted 12/1
+    # horses 150,000 each; prizes to the owners of 1st–4th; Aki's blind 10,000 and Ben's
+    # 5,000 on horse 0 to Win at 12/1 (stake back and 12 × the stake, or the stake lost)
+    prizes = [0, 0, 0]
+    for place, h in enumerate(final.state.placed):
+        prizes[h // 4] += (250000, 100000, 50000, 30000)[place]
+    won = final.state.placed[0] == 0
     cash = [engine.cash(final.state, s) for s in range(3)]
-    assert cash == [100000 + 250000 + 30000 + 120000, 100000 + 100000 + 60000, 100000 + 50000]
+    assert cash == [
+        100000 + prizes[0] + (120000 if won else -10000),
+        100000 + prizes[1] - 5000 + (65000 if won else 0),
+        100000 + prizes[2],
+    ]
     assert "Winner" in " ".join(m.value for m in referee.markdown) or "Winner" in html(referee)
 
 

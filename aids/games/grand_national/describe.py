@@ -79,6 +79,9 @@ def describe(state: GnState, action: Action, lang: str) -> str:
     if isinstance(action, Card):
         value = action.value if action.effect == "advance" else f"{action.value:+d}"
         horse = horse_label(state, action.horse)
+        if action.effect == "advance" and action.moved is not None and action.moved < action.value:
+            return t("gn.log.card_advance_short", lang, horse=horse, value=value,
+                     moved=action.moved)  # fmt: skip
         return t(f"gn.log.card_{action.effect}", lang, horse=horse, value=value)
     assert isinstance(action, PullUp)
     return t("gn.log.pull_up", lang, horse=horse_label(state, action.horse))

@@ -147,3 +147,12 @@ def test_every_square_offered_is_a_legal_move_on_free_squares() -> None:
             assert lanes.shared_squares(state) == ()
             if not offers:
                 break
+
+
+def test_a_card_advance_stopped_short_says_so_in_the_log() -> None:
+    from aids.games.grand_national.describe import describe
+
+    state = at(to_race(), h4=(9, 1), h0=(13, 1))
+    line = describe(state, Card(4, "advance", 6, moved=3), "en")
+    assert line == "Card: 🔵 Corbiere advances 6 (blocked after 3)"
+    assert describe(state, Card(4, "advance", 6), "en") == "Card: 🔵 Corbiere advances 6"
