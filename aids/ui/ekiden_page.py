@@ -10,6 +10,7 @@ from typing import Any
 
 import streamlit as st
 
+from aids.core.errors import AidsError, InvalidAction
 from aids.core.i18n import Lang, t
 from aids.games.base import Role
 from aids.games.ekiden import engine
@@ -26,7 +27,7 @@ from aids.games.ekiden.model import (
     Terrain,
 )
 from aids.ui import ekiden_board
-from aids.ui.common import banner, md_text, md_tr, tr
+from aids.ui.common import banner, md_text, md_tr, run_write, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import names_with_colours
 
@@ -121,10 +122,15 @@ def controls(ctx: TableContext) -> None:
 
 
 def _situation(ctx: TableContext) -> None:
+    """The card, one row of marks per leg rank as printed, in a form: the taps wait for
+    nobody, and Reveal sends the five marks together."""
     state: EkidenState = ctx.state
     seq = ctx.snapshot.seq
     labels = set(engine.rank_labels(state.teams))
-    with st.container(border=True, key="situation_box"):
+    with (
+        st.container(border=True, key="situation_box"),
+        st.form(f"situation_form_{seq}", border=False, enter_to_submit=False),
+    ):
         st.markdown(f"**{md_text(tr('ekiden.ui.situation_label', leg=state.leg))}**")
         for rank in range(1, 6):  # one row per leg rank, as printed on the card
             label_col, marks_col = st.columns([1, 3], vertical_alignment="center")
@@ -139,7 +145,7 @@ def _situation(ctx: TableContext) -> None:
                 label_visibility="collapsed",
             )
         st.caption(tr("ekiden.ui.rows_read", rows=", ".join(map(str, sorted(labels)))))
-        st.button(
+        st.form_submit_button(
             tr("ekiden.ui.reveal"),
             key="reveal_go",
             type="primary",
@@ -147,98 +153,170 @@ def _situation(ctx: TableContext) -> None:
         )
 
 
-def _card_as_marked(leg: int, seq: int) -> Situation:
-    """The card as the five controls show it when Reveal is clicked."""
-    marks = tuple(st.session_state.get(f"mark_{seq}_{rank}") or "-" for rank in range(1, 6))
-    return Situation(leg, marks)  # type: ignore[arg-type]
+def _card_as_marked(leg: int, seq: int) -> Situation | None:
+    """The card as the five rows show it when Reveal is clicked; a row left empty (its mark
+    tapped off) is refused by name, never read as a mark."""
+    marks = [st.session_state.get(f"mark_{seq}_{rank}") for rank in range(1, 6)]
+    if None in marks:
+        _refuse(InvalidAction("ekiden/unset_mark", rank=marks.index(None) + 1))
+        return None
+    return Situation(leg, tuple(marks))  # type: ignore[arg-type]
+
+
+def _refuse(exc: AidsError) -> None:
+    """Show ``exc`` as a write's error (nothing is written)."""
+
+    def fail() -> None:
+        raise exc
+
+    run_write(fail)
+
+
+CONFIRM = "ek_confirm_run"  # a typed runner whose name already ran, held for a second Play
 
 
 def _runner(ctx: TableContext, team: int) -> None:
+    """The team's runner, in a form: the taps wait for nobody, and the last one sends the
+    runner. With a roster: its runners not yet run, each with the power it would declare,
+    then Play. Without: a row of buttons for each value a card shows, from the engine
+    (``runner_choices``), the skills last: tapping one plays the runner."""
     state: EkidenState = ctx.state
     seq = ctx.snapshot.seq
     with st.container(border=True, key="runner_box"):
         title = md_tr("ekiden.ui.runner_label", team=team_label(state, team))
         st.markdown(f"**{title}**")
-        roster = state.rosters[team]
-        if roster is not None:
-            picks = engine.legal_picks(state, team)
-            pick = st.pills(
-                tr("ekiden.ui.pick"),
-                options=list(picks),
-                format_func=lambda p: md_text(f"{p + 1}: {runner_text(roster[p], ctx.lang)}"),
-                key=f"pick_{seq}",
-            )
-            chosen = roster[pick] if pick is not None else None
+        _declared_so_far(state)
+        held = st.session_state.get(CONFIRM)
+        if held is not None and held[0] == seq:
+            ran = engine.leg_run_by(state, team, held[1].name)
+            who = team_label(state, team)
+            st.warning(md_tr("ekiden.ui.name_ran", name=held[1].name, leg=ran, team=who))
+        with st.form(f"runner_form_{seq}", border=False, enter_to_submit=False):
+            roster = state.rosters[team]
+            if roster is not None:
+                st.form_submit_button(
+                    tr("ekiden.ui.play_runner"),
+                    key="run_go",
+                    type="primary",
+                    on_click=ctx.write_from(_picked_runner(ctx, team, roster)),
+                )
+            else:
+                _typed_runner(ctx, team)
 
-            def build() -> Run | None:
-                picked = st.session_state.get(f"pick_{seq}")
-                return None if picked is None else Run(team, state.leg, pick=int(picked))
-        else:
-            _typed_runner(seq, ctx.lang)
-            chosen = _runner_as_typed(seq)
-            ran = engine.leg_run_by(state, team, chosen.name)
-            if ran is not None:
-                who = team_label(state, team)
-                st.warning(md_tr("ekiden.ui.name_ran", name=chosen.name, leg=ran, team=who))
 
-            def build() -> Run | None:
-                return Run(team, state.leg, runner=_runner_as_typed(seq))
+def _declared_so_far(state: EkidenState) -> None:
+    """The runners played this leg and their declared power (the markers on the power track)."""
+    if not state.entries:
+        return
+    played = " · ".join(f"{team_label(state, e.team)} {e.declared}" for e in state.entries)
+    st.caption(md_tr("ekiden.ui.declared_so_far", played=played))
 
-        if chosen is not None:
-            bonus, carried, declared = engine.declared_power(state, team, chosen)
-            words = tr(
-                "ekiden.ui.breakdown",
-                power=chosen.power,
-                skill=skill_name(chosen.skill, ctx.lang),
-                bonus=f"{bonus:+d}",
-                carried=f"{carried:+d}",
-                declared=declared,
-            )
-            st.markdown(md_text(words))
-        st.button(
-            tr("ekiden.ui.play_runner"),
-            key="run_go",
-            type="primary",
-            disabled=chosen is None,
-            on_click=ctx.write_from(build),
+
+def _picked_runner(ctx: TableContext, team: int, roster: tuple[Runner, ...]) -> Any:
+    """The roster's runners not yet run, each with the power it would declare now."""
+    state: EkidenState = ctx.state
+    seq = ctx.snapshot.seq
+
+    def option(p: int) -> str:
+        declared = engine.declared_power(state, team, roster[p])[2]
+        return md_text(f"{p + 1}: {runner_text(roster[p], ctx.lang)} → {declared}")
+
+    st.pills(
+        tr("ekiden.ui.pick"),
+        options=list(engine.legal_picks(state, team)),
+        format_func=option,
+        key=f"pick_{seq}",
+    )
+
+    def build() -> Run | None:
+        picked = st.session_state.get(f"pick_{seq}")
+        if picked is None:
+            _refuse(InvalidAction("ekiden/unset_pick"))
+            return None
+        return Run(team, state.leg, pick=int(picked))
+
+    return build
+
+
+# The entry's rows of buttons, compact: ten values fit a phone's row, and the skills two rows
+# of a laptop's column, so the last tap is on the first screen.
+ENTRY_CSS = """<style>
+.st-key-runner_box [data-testid="stButtonGroup"] button { min-width: 1.9rem;
+  padding-left: .35rem; padding-right: .35rem; }
+.st-key-skill_buttons { gap: .4rem; }
+.st-key-skill_buttons button { min-height: 2.2rem; padding: .15rem .6rem; }
+</style>"""
+
+
+def _typed_runner(ctx: TableContext, team: int) -> None:
+    """The runner card's values (a team without a roster): a row of buttons per number, the
+    engine's preset chosen, so the referee taps only what differs; then one button per skill
+    (with what it adds on this leg) that plays the runner: a card is its differing numbers +
+    one tap, and no tap but that last one asks the server for anything."""
+    state: EkidenState = ctx.state
+    seq = ctx.snapshot.seq
+    choices = engine.runner_choices()
+    preset = choices.preset
+    st.html(ENTRY_CSS)
+    power_col, name_col = st.columns([1, 1], vertical_alignment="bottom")
+    rows = (
+        (power_col, "power", choices.power, preset.power),
+        (st, "up", choices.up, preset.up),
+        (st, "down", choices.down, preset.down),
+    )
+    for where, field, options, default in rows:
+        where.segmented_control(
+            tr(f"ekiden.ui.{field}_row"),
+            options=list(options),
+            default=default,
+            key=f"{field}_{seq}",
         )
+        if field == "power":
+            name_col.text_input(tr("ekiden.ui.runner_name"), max_chars=NAME_MAX, key=f"name_{seq}")
+    bonuses = engine.skill_bonuses(state, team)
+    gift = engine.commander_gift(state)
+    st.markdown(md_text(tr("ekiden.ui.skill_row")))
+    carried = state.commander[team]
+    if carried:
+        st.caption(tr("ekiden.ui.carried", n=carried))
+    with st.container(horizontal=True, key="skill_buttons", gap="small"):
+        for skill in choices.skills:
+            words = skill_name(None if skill == engine.NO_SKILL else skill, ctx.lang)
+            if skill != engine.NO_SKILL:
+                words += f" {bonuses[skill]:+d}"
+                words += tr("ekiden.ui.next_leg", n=gift) if skill == "commander" and gift else ""
+            st.form_submit_button(
+                f"▶ {words}",
+                key=f"run_{skill}",
+                type="primary" if skill == engine.NO_SKILL else "secondary",
+                on_click=ctx.write_from(_typed_build(state, team, seq, skill)),
+            )
 
 
-def _typed_runner(seq: int, lang: str) -> None:
-    """The runner card's values, typed in (a team without a roster)."""
-    d = load()
-    st.segmented_control(
-        tr("ekiden.ui.power"),
-        options=list(range(d.power[0], d.power[1] + 1)),
-        default=4,
-        key=f"power_{seq}",
-    )
-    up_col, down_col, skill_col = st.columns([2, 2, 3])
-    up_col.number_input(
-        tr("ekiden.ui.up"), min_value=d.up[0], max_value=d.up[1], value=1, key=f"up_{seq}"
-    )
-    down_col.number_input(
-        tr("ekiden.ui.down"), min_value=d.down[0], max_value=d.down[1], value=1, key=f"down_{seq}"
-    )
-    skill_col.selectbox(
-        tr("ekiden.ui.skill"),
-        options=[None, *SKILLS],
-        format_func=lambda s: skill_name(s, lang),
-        key=f"skill_{seq}",
-    )
-    st.text_input(tr("ekiden.ui.runner_name"), max_chars=NAME_MAX, key=f"name_{seq}")
+def _typed_build(state: EkidenState, team: int, seq: int, skill: str) -> Any:
+    """The typed runner with ``skill``, as the rows hold it when its button is tapped."""
 
+    def build() -> Run | None:
+        get = st.session_state.get
+        try:
+            runner = engine.typed_runner(
+                get(f"power_{seq}"),
+                get(f"up_{seq}"),
+                get(f"down_{seq}"),
+                skill,
+                str(get(f"name_{seq}") or ""),
+            )
+        except AidsError as exc:
+            _refuse(exc)
+            return None
+        held = st.session_state.get(CONFIRM)
+        if engine.leg_run_by(state, team, runner.name) is not None and held != (seq, runner):
+            st.session_state[CONFIRM] = (seq, runner)  # warned first; the same tap plays it
+            return None
+        st.session_state.pop(CONFIRM, None)
+        return Run(team, state.leg, runner=runner)
 
-def _runner_as_typed(seq: int) -> Runner:
-    """The typed card as the inputs hold it now (at click time: what was last typed)."""
-    get = st.session_state.get
-    return Runner(
-        int(get(f"power_{seq}") or 4),
-        int(get(f"up_{seq}") or 0),
-        int(get(f"down_{seq}") or 0),
-        get(f"skill_{seq}"),
-        str(get(f"name_{seq}") or "").strip(),
-    )
+    return build
 
 
 ROSTER_FIELDS = ("power", "up", "down", "skill")

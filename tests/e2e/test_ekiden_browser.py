@@ -1,9 +1,11 @@
-"""A whole Hakone Ekiden relay played through the referee page in chromium, as a new referee
-would: reveal each leg's card, play each team's runner in the order the page names, until the
-relay is over; then the phone viewer shows the final standings. Screenshots are saved."""
+"""The Hakone Ekiden through the referee page in chromium, as a new referee would: a whole
+relay (reveal each leg's card, play each team's runner in the order the page names), then the
+phone viewer's final standings; and the taps each action takes, counted and printed, with no
+tap but the last of an action waiting on the server. Screenshots are saved."""
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -11,47 +13,111 @@ import pytest
 
 from aids.core.links import referee_url, viewer_url
 from aids.games.base import REFEREE
+from aids.games.ekiden import engine
+from aids.games.ekiden.model import MARKS, Runner
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.e2e.helpers import on_screen, settle, shot, tap
+from tests.e2e.helpers import on_screen, settle, shot
 
 pytestmark = pytest.mark.e2e
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 TEAMS = [("あき", "red"), ("Ben", "blue"), ("ちえ", "green")]
+COURSE = [{"slope": "up", "n": 2}] * 5 + [{"slope": "down", "n": 1}] * 5
+
+
+def new_relay(service: TableService, title: str) -> tuple[str, str]:
+    setup = {"teams": [{"name": n, "colour": c} for n, c in TEAMS], "start": 0, "course": COURSE}
+    info, key = service.create("ekiden", title, setup)
+    return info.public_id, key
+
+
+class Reruns:
+    """The reruns the page asks the server for after a tap (a widget's change or a button),
+    read from the frames the browser sends: a control that waits on the server sends one.
+    The page's own timed refresh (``is_auto_rerun``) is not a tap's."""
+
+    def __init__(self, page: Any) -> None:
+        self.count = 0
+        page.on("websocket", lambda ws: ws.on("framesent", self._frame))
+
+    def _frame(self, payload: Any) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        if isinstance(payload, str):
+            return
+        msg = BackMsg.FromString(payload)
+        if msg.HasField("rerun_script") and not msg.rerun_script.is_auto_rerun:
+            self.count += 1
+
+
+def wait_seq(page: Any, service: TableService, pid: str, seq: int) -> None:
+    """Until the table holds ``seq`` steps and the page is drawn from them."""
+    for _ in range(300):
+        if service.snapshot(pid).seq >= seq:
+            break
+        page.wait_for_timeout(100)
+    assert service.snapshot(pid).seq >= seq, "the action was not recorded"
+    page.locator(f".aids-seq[data-seq='{seq}']").wait_for(state="attached", timeout=30000)
+    settle(page)
+
+
+def button_of(page: Any, key: str, index: int) -> Any:
+    return page.locator(f".st-key-{key} button").nth(index)
+
+
+def reveal_taps(page: Any, seq: int, marks: str) -> int:
+    """Tap each rank's mark that differs from the preset "—", then Reveal: the taps."""
+    taps = 0
+    for rank, mark in enumerate(marks, start=1):
+        if mark != "-":
+            button_of(page, f"mark_{seq}_{rank}", MARKS.index(mark)).click()  # type: ignore[arg-type]
+            taps += 1
+    page.locator(".st-key-reveal_go button").click()
+    return taps + 1
+
+
+def runner_taps(page: Any, seq: int, card: Runner) -> int:
+    """Tap each of the card's numbers that differs from the preset the engine gives, then its
+    skill, which plays it: the taps (a tap each, no typing)."""
+    choices = engine.runner_choices()
+    taps = 0
+    rows = (("power", choices.power), ("up", choices.up), ("down", choices.down))
+    for field, options in rows:
+        value = getattr(card, field)
+        if value != getattr(choices.preset, field):
+            button_of(page, f"{field}_{seq}", options.index(value)).click()
+            taps += 1
+    play = page.locator(f".st-key-run_{card.skill or engine.NO_SKILL} button")
+    if page.viewport_size["width"] >= LAPTOP["width"]:
+        on_screen(page, play)  # the last tap is on the laptop's first screen
+    play.click()
+    return taps + 1
 
 
 def test_a_whole_relay_through_the_referee_page(server: tuple[str, Path], browser: Any) -> None:
     base, db = server
     service = TableService(SqliteStore(db), engines())
-    course = [{"slope": "up", "n": 2}] * 5 + [{"slope": "down", "n": 1}] * 5
-    setup = {"teams": [{"name": n, "colour": c} for n, c in TEAMS], "start": 0, "course": course}
-    info, key = service.create("ekiden", "Browser relay", setup)
-    pid = info.public_id
+    pid, key = new_relay(service, "Browser relay")
     page = browser.new_page(viewport=LAPTOP)
     page.goto(referee_url(base, pid, key, "en"))
     settle(page, 800)
     for leg in range(1, 11):
         # the card: rank 1 advances, rank 5 goes back; tapped quickly, then Reveal at once
         seq = service.snapshot(pid).seq
-        page.locator(f".st-key-mark_{seq}_1 button").first.click()
-        page.locator(f".st-key-mark_{seq}_5 button").last.click()
-        reveal = page.get_by_role("button", name="Reveal the card")
-        on_screen(page, reveal)
-        tap(page, reveal)
+        on_screen(page, page.locator(".st-key-reveal_go button"))
+        reveal_taps(page, seq, "o---x")
+        wait_seq(page, service, pid, seq + 1)
         state = service.snapshot(pid).state
         assert state.phase == "runners", f"leg {leg} card not revealed"
         assert state.marks == ("o", "-", "-", "-", "x"), "the card as tapped"
         for order in range(len(TEAMS)):
             seq = service.snapshot(pid).seq
-            # a value typed and the button clicked at once (no Enter, no pause) is kept
-            page.locator(f".st-key-up_{seq} input").fill(str(order + 3))
-            play = page.get_by_role("button", name="Play this runner")
-            on_screen(page, play)  # the confirm button is on screen at 1280 × 800
-            tap(page, play)
+            # a value tapped and the button clicked at once (no pause) is kept
+            runner_taps(page, seq, Runner(4, order + 3, 1))
+            wait_seq(page, service, pid, seq + 1)
             snap = service.snapshot(pid)
-            assert snap.seq == seq + 1, f"leg {leg}: the runner was not played"
             entries = snap.state.entries or snap.state.history[-1]
             assert next(e for e in entries if e.order == order).runner.up == order + 3
         if leg == 5:
@@ -68,3 +134,88 @@ def test_a_whole_relay_through_the_referee_page(server: tuple[str, Path], browse
     shot(phone, "ekiden-viewer-ja-390", full_page=True)
     page.close()
     phone.close()
+
+
+# Typed runners as they come at a table: most cards differ from the preset (4 ↑1 ↓1, no
+# skill) in a value or two, some in every one.
+CARDS = [
+    Runner(4, 1, 1),
+    Runner(5, 2, 1),
+    Runner(3, 1, 2, "outbound"),
+    Runner(6, 3, 1),
+    Runner(4, 2, 2, "uphill"),
+    Runner(2, 0, 1, "commander"),
+    Runner(5, 4, 3, "uphill"),  # every number differs: the most a card takes
+]
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+def test_taps_per_action_and_no_tap_waits_on_the_server(
+    server: tuple[str, Path], browser: Any, viewport: dict[str, int]
+) -> None:
+    """Entry speed (issue 19): a situation card is its marks + Reveal, a typed runner the
+    values that differ from the preset + Play, and only that last tap asks the server for
+    anything (the rows are a form). The counts are printed; the same on a phone."""
+    base, db = server
+    service = TableService(SqliteStore(db), engines())
+    pid, key = new_relay(service, f"Taps {viewport['width']}")
+    page = browser.new_page(viewport=viewport)
+    reruns = Reruns(page)
+    page.goto(referee_url(base, pid, key, "en"))
+    settle(page, 800)
+    cards = iter(CARDS)
+    runner_counts, reveal_counts = [], []
+    for _leg in range(3):
+        seq = service.snapshot(pid).seq
+        before = reruns.count
+        reveal_counts.append(reveal_taps(page, seq, "o-x-o"))
+        wait_seq(page, service, pid, seq + 1)
+        assert reruns.count - before == 1, "a mark's tap waited on the server"
+        for _team in TEAMS:
+            card = next(cards, None)
+            if card is None:
+                break
+            seq = service.snapshot(pid).seq
+            before = reruns.count
+            runner_counts.append(runner_taps(page, seq, card))
+            wait_seq(page, service, pid, seq + 1)
+            assert reruns.count - before == 1, "a value's tap waited on the server"
+            assert service.snapshot(pid).log[-1].action.runner == card, "recorded as tapped"
+    shot(page, f"ekiden-taps-{viewport['width']}")
+    page.close()
+    roster_counts = roster_taps(service, browser, base, viewport)
+    median = statistics.median(runner_counts)
+    print(
+        f"\nEkiden taps at {viewport['width']} px: typed runner {runner_counts}"
+        f" (median {median}; 1 + the numbers that differ from the preset: 1 to 4);"
+        f" situation card {reveal_counts} (marks other than — + Reveal);"
+        f" roster runner {roster_counts} (pick + Play)"
+    )
+    assert median <= 3 and max(runner_counts) <= 4 and roster_counts == [2]
+
+
+def roster_taps(
+    service: TableService, browser: Any, base: str, viewport: dict[str, int]
+) -> list[int]:
+    """A team with a roster: its runner picked and played, the taps counted (one rerun)."""
+    pid, key = new_relay(service, f"Roster {viewport['width']}")
+    cards = [{"power": 2 + i % 5, "up": i % 4, "down": 1} for i in range(10)]
+    for team in range(len(TEAMS)):
+        roster = {"type": "roster", "team": team, "runners": cards}
+        service.record(pid, key, service.snapshot(pid).seq, roster)
+    service.record(pid, key, service.snapshot(pid).seq, {"type": "situation", "leg": 1,
+                                                         "marks": "o-x-o"})  # fmt: skip
+    page = browser.new_page(viewport=viewport)
+    reruns = Reruns(page)
+    page.goto(referee_url(base, pid, key, "en"))
+    settle(page, 800)
+    seq = service.snapshot(pid).seq
+    before = reruns.count
+    taps = [button_of(page, f"pick_{seq}", 3), page.locator(".st-key-run_go button")]
+    for button in taps:
+        button.click()
+    wait_seq(page, service, pid, seq + 1)
+    assert reruns.count - before == 1, "the pick waited on the server"
+    assert service.snapshot(pid).log[-1].action.pick == 3
+    page.close()
+    return [len(taps)]

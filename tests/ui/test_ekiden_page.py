@@ -63,17 +63,18 @@ def test_a_whole_relay_through_the_page(app_db: Path) -> None:
         for i in range(3):
             seq = store.snapshot(pid).seq
             at.segmented_control(key=f"power_{seq}").set_value(2 + (leg + i) % 5)
-            at.number_input(key=f"up_{seq}").set_value(1 + i)
-            at.selectbox(key=f"skill_{seq}").set_value("commander" if i == 0 else None)
-            at = at.run()
-            assert any("Declared power" in m.value for m in at.markdown)
-            at.button(key="run_go").click()
+            at.segmented_control(key=f"up_{seq}").set_value(i)  # an up of 0 is a value
+            at.button(key="run_commander" if i == 0 else "run_none").click()
             at = at.run()
             assert not at.error, [e.value for e in at.error]
             played = store.snapshot(pid).state
             entries = played.entries or played.history[-1]
             ran = next(e for e in entries if e.order == i)
-            assert (ran.runner.power, ran.runner.up) == (2 + (leg + i) % 5, 1 + i)
+            assert (ran.runner.power, ran.runner.up) == (2 + (leg + i) % 5, i)
+            assert ran.runner.skill == ("commander" if i == 0 else None)
+            if played.entries:  # the power track: what each runner declared this leg
+                said = [c.value for c in at.caption if "Declared this leg" in c.value]
+                assert said and f"{ran.declared}" in said[0]
     final = store.snapshot(pid, REFEREE)
     assert final.outcome is not None and len(final.state.history) == 10
     assert any(p.column != 0 for p in final.state.places)  # the marks moved the pieces
@@ -134,6 +135,9 @@ def test_the_road_shows_every_piece_and_flags_one_past_the_printed_road(app_db: 
 
 
 def test_a_typed_runner_whose_name_already_ran_for_the_team_gets_a_warning(app_db: Path) -> None:
+    """A runner runs once (invariant): a typed card named like one the team already ran is
+    held back with a warning on the first Play (nothing written), and played on the second;
+    another name is played at once."""
     store = service(app_db)
     teams = [{"name": n, "colour": c} for n, c in zip(TEAMS, ["red", "blue", "green"], strict=True)]
     setup = {"teams": teams, "start": 0, "course": [{"slope": "flat", "n": 0}] * 10}
@@ -144,11 +148,9 @@ def test_a_typed_runner_whose_name_already_ran_for_the_team_gets_a_warning(app_d
     at = new_app(table=pid, key=key, lang="en")
     seq = store.snapshot(pid).seq
     at.text_input(key=f"name_{seq}").set_value("Sato")
+    at.button(key="run_none").click()
     at = at.run()
-    assert not at.warning  # nobody of that name has run yet
-    at.button(key="run_go").click()
-    at = at.run()
-    assert not at.error, [e.value for e in at.error]
+    assert not at.error and not at.warning  # nobody of that name has run yet
     assert store.snapshot(pid).state.entries[0].runner.name == "Sato"  # the typed name kept
     while (snap := store.snapshot(pid)).state.leg == 1:
         team = engine.next_runner(snap.state)
@@ -164,14 +166,119 @@ def test_a_typed_runner_whose_name_already_ran_for_the_team_gets_a_warning(app_d
     at = new_app(table=pid, key=key, lang="en")
     seq = store.snapshot(pid).seq
     at.text_input(key=f"name_{seq}").set_value("ｓａｔｏ")  # the same name, another width and case
+    at.button(key="run_none").click()
     at = at.run()
+    assert store.snapshot(pid).seq == seq  # held back: nothing written
     warned = [w.value for w in at.warning]
     assert len(warned) == 1 and "already ran leg 1" in warned[0] and "Sato" not in warned[0]
     assert "ｓａｔｏ" in warned[0] and "runs only once" in warned[0]
-    at.text_input(key=f"name_{seq}").set_value("Suzuki")
-    at = at.run()
-    assert not at.warning
     ja = new_app(table=pid, key=key, lang="ja")
     ja.text_input(key=f"name_{seq}").set_value("Sato")
+    ja.button(key="run_none").click()
     ja = ja.run()
     assert len(ja.warning) == 1 and "第1区ですでに走っています" in ja.warning[0].value
+    at.text_input(key=f"name_{seq}").set_value("Suzuki")
+    at.button(key="run_none").click()
+    at = at.run()
+    assert not at.warning and store.snapshot(pid).seq == seq + 1  # another name: played
+    assert store.snapshot(pid).log[-1].action.runner.name == "Suzuki"
+
+
+def test_a_held_back_runner_is_played_on_the_second_play(app_db: Path) -> None:
+    """Warned, not refused: the referee may play a card whose name already ran."""
+    store = service(app_db)
+    teams = [{"name": n, "colour": c} for n, c in zip(TEAMS, ["red", "blue", "green"], strict=True)]
+    setup = {"teams": teams, "start": 0, "course": [{"slope": "flat", "n": 0}] * 10}
+    info, key = store.create("ekiden", "Again", setup)
+    pid = info.public_id
+    store.record(pid, key, 0, {"type": "situation", "leg": 1, "marks": "ooooo"})
+    team = engine.next_runner(store.snapshot(pid).state)
+    runner = {"power": 3, "up": 1, "down": 1, "name": "Sato"}
+    store.record(pid, key, 1, {"type": "run", "team": team, "leg": 1, "runner": runner})
+    while (snap := store.snapshot(pid)).state.leg == 1:
+        nxt = engine.next_runner(snap.state)
+        run = {"type": "run", "team": nxt, "leg": 1, "runner": {"power": 3, "up": 1, "down": 1}}
+        store.record(pid, key, snap.seq, run)
+    store.record(
+        pid, key, store.snapshot(pid).seq, {"type": "situation", "leg": 2, "marks": "-----"}
+    )
+    while engine.next_runner((snap := store.snapshot(pid)).state) != team:
+        nxt = engine.next_runner(snap.state)
+        run = {"type": "run", "team": nxt, "leg": 2, "runner": {"power": 3, "up": 1, "down": 1}}
+        store.record(pid, key, snap.seq, run)
+    at = new_app(table=pid, key=key, lang="en")
+    seq = store.snapshot(pid).seq
+    at.text_input(key=f"name_{seq}").set_value("Sato")
+    at.button(key="run_none").click()
+    at = at.run()
+    assert at.warning and store.snapshot(pid).seq == seq
+    at.button(key="run_none").click()
+    at = at.run()
+    assert not at.error and store.snapshot(pid).seq == seq + 1
+    assert store.snapshot(pid).log[-1].action.runner.name == "Sato"
+
+
+def test_a_typed_up_of_zero_is_recorded_as_zero(app_db: Path) -> None:
+    """Runner card values (ekiden.md Components: up = spaces forward on ○; the engine's range
+    is 0-9): an up of 0 is tapped and recorded as 0, never raised to 1."""
+    store = service(app_db)
+    teams = [{"name": n, "colour": c} for n, c in zip(TEAMS, ["red", "blue", "green"], strict=True)]
+    setup = {"teams": teams, "start": 0, "course": [{"slope": "flat", "n": 0}] * 10}
+    info, key = store.create("ekiden", "Zero", setup)
+    pid = info.public_id
+    store.record(pid, key, 0, {"type": "situation", "leg": 1, "marks": "ooooo"})
+    at = new_app(table=pid, key=key, lang="en")
+    assert at.segmented_control(key="up_1").options[0] == "0"  # offered, from the engine
+    at.segmented_control(key="up_1").set_value(0)
+    at.segmented_control(key="down_1").set_value(0)
+    at.button(key="run_none").click()
+    at = at.run()
+    assert not at.error, [e.value for e in at.error]
+    ran = store.snapshot(pid).state.entries[0].runner
+    assert (ran.up, ran.down) == (0, 0)
+
+
+def test_a_value_left_unchosen_is_refused_by_name_and_nothing_is_written(app_db: Path) -> None:
+    """The page never fills in a value the referee did not choose: a row tapped off (power,
+    up, down) is refused with a message naming it, and nothing is recorded."""
+    store = service(app_db)
+    teams = [{"name": n, "colour": c} for n, c in zip(TEAMS, ["red", "blue", "green"], strict=True)]
+    setup = {"teams": teams, "start": 0, "course": [{"slope": "flat", "n": 0}] * 10}
+    info, key = store.create("ekiden", "Unset", setup)
+    pid = info.public_id
+    store.record(pid, key, 0, {"type": "situation", "leg": 1, "marks": "ooooo"})
+    for field, words in (("power", "its power"), ("up", "its up value"),
+                         ("down", "its down value")):  # fmt: skip
+        at = new_app(table=pid, key=key, lang="en")
+        at.segmented_control(key=f"{field}_1").set_value(None)
+        at.button(key="run_none").click()
+        at = at.run()
+        assert store.snapshot(pid).seq == 1, f"{field}: something was written"
+        assert any(words in e.value and "Nothing was recorded" in e.value for e in at.error), field
+
+
+def test_a_roster_runner_is_picked_then_played_and_an_unpicked_one_is_refused(
+    app_db: Path,
+) -> None:
+    """With a roster the referee picks a runner instead of typing values (ekiden.md Scout
+    stage): each option shows the power it would declare; Play without a pick is refused by
+    name and writes nothing."""
+    store = service(app_db)
+    teams = [{"name": n, "colour": c} for n, c in zip(TEAMS, ["red", "blue", "green"], strict=True)]
+    setup = {"teams": teams, "start": 0, "course": [{"slope": "up", "n": 2}] * 10}
+    info, key = store.create("ekiden", "Picks", setup)
+    pid = info.public_id
+    cards = [{"power": 3, "up": 1, "down": 1, "skill": "uphill"}] * 10
+    for team in range(3):
+        store.record(pid, key, team, {"type": "roster", "team": team, "runners": cards})
+    store.record(pid, key, 3, {"type": "situation", "leg": 1, "marks": "ooooo"})
+    at = new_app(table=pid, key=key, lang="en")
+    assert all(o.endswith("→ 5") for o in at.pills(key="pick_4").options)  # 3 + uphill 2
+    at.button(key="run_go").click()
+    at = at.run()
+    assert store.snapshot(pid).seq == 4
+    assert any("Tap the roster runner" in e.value for e in at.error)
+    at.pills(key="pick_4").set_value(6)
+    at.button(key="run_go").click()
+    at = at.run()
+    assert not at.error and store.snapshot(pid).log[-1].action.pick == 6

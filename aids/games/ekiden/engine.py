@@ -7,7 +7,7 @@ played: leg ranks, movement from rank 1 down, the crossing of the centre line.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
 from aids.core.inputs import identity
@@ -118,6 +118,97 @@ def declared_power(state: EkidenState, team: int, runner: Runner) -> tuple[int, 
     bonus = skill_bonus(state, team, runner)
     carried = state.commander[team]
     return bonus, carried, runner.power + bonus + carried
+
+
+NO_SKILL = "none"  # the entry's choice for a card printed without a skill [ruling]
+
+
+@dataclass(frozen=True, slots=True)
+class RunnerChoices:
+    """What a runner card may show, for typing one in: each value a row of buttons. ``preset``
+    is what the rows show chosen before the first tap (the referee taps what differs)."""
+
+    power: tuple[int, ...]
+    up: tuple[int, ...]
+    down: tuple[int, ...]
+    skills: tuple[str, ...]  # NO_SKILL, then the seven skills
+    preset: Runner
+
+
+def runner_choices() -> RunnerChoices:
+    """The legal values of a typed runner card: power 2–6, up and down 0–9 (the rulebook gives
+    no card values, so 0 is a value like any other: an up of 0 never moves a piece forward).
+
+    >>> c = runner_choices()
+    >>> c.power, c.up[:3], c.down[-1], c.skills[0], c.preset
+    ((2, 3, 4, 5, 6), (0, 1, 2), 9, 'none', Runner(power=4, up=1, down=1, skill=None, name=''))
+    """
+    d = load()
+    return RunnerChoices(
+        power=tuple(range(d.power[0], d.power[1] + 1)),
+        up=tuple(range(d.up[0], d.up[1] + 1)),
+        down=tuple(range(d.down[0], d.down[1] + 1)),
+        skills=(NO_SKILL, *SKILLS),
+        preset=Runner(4, 1, 1),
+    )
+
+
+def typed_runner(
+    power: int | None, up: int | None, down: int | None, skill: str | None, name: str = ""
+) -> Runner:
+    """The runner card as chosen at the table (``skill``: ``NO_SKILL`` for a card without
+    one). A value left unchosen is refused by name, never replaced by a default; a value off
+    the card's range is refused as the card rules say.
+
+    >>> typed_runner(5, 0, 2, NO_SKILL)
+    Runner(power=5, up=0, down=2, skill=None, name='')
+    >>> try:
+    ...     typed_runner(5, None, 2, "uphill")
+    ... except InvalidAction as refused:
+    ...     refused.code
+    'ekiden/unset_up'
+
+    Raises: ``ekiden/unset_power``, ``ekiden/unset_up``, ``ekiden/unset_down``,
+    ``ekiden/unset_skill``, and the card rules' ``ekiden/runner_power``,
+    ``ekiden/runner_steps``, ``ekiden/runner_skill``.
+    """
+    values = {"power": power, "up": up, "down": down, "skill": skill}
+    for field, value in values.items():
+        if value is None:
+            raise InvalidAction(f"ekiden/unset_{field}")
+    raw: dict[str, object] = {"power": power, "up": up, "down": down}
+    if skill != NO_SKILL:
+        raw["skill"] = skill
+    if name.strip():
+        raw["name"] = name.strip()
+    return Runner.from_dict(raw)
+
+
+def skill_bonuses(state: EkidenState, team: int) -> dict[str, int]:
+    """Each skill's modifier for ``team``'s runner on the current leg (``NO_SKILL``: 0), before
+    the Commander's carried bonus: what a skill adds to the card's power here.
+
+    >>> from aids.games.ekiden.model import EkidenSetup, Terrain
+    >>> setup = EkidenSetup.default(["A", "B", "C"])
+    >>> setup = EkidenSetup(setup.teams, 0, (Terrain("up", 3),) * 10)
+    >>> bonuses = skill_bonuses(initial_state(setup), 0)
+    >>> bonuses["uphill"], bonuses["downhill"], bonuses["outbound"], bonuses[NO_SKILL]
+    (3, -3, 1, 0)
+    """
+    return {
+        NO_SKILL: 0,
+        **{s: skill_bonus(state, team, Runner(load().power[0], 0, 0, s)) for s in SKILLS},
+    }
+
+
+def commander_gift(state: EkidenState) -> int:
+    """What a Commander played now gives the team's next runner: +2, or 0 in leg 10.
+
+    >>> from aids.games.ekiden.model import EkidenSetup
+    >>> commander_gift(initial_state(EkidenSetup.default(["A", "B", "C"])))
+    2
+    """
+    return load().commander_next_leg if state.leg < load().legs else 0
 
 
 def rank_labels(teams: int) -> tuple[int, ...]:
@@ -260,8 +351,8 @@ def _resolve(state: EkidenState) -> EkidenState:
         arrived[column] = place.slot + 1
         places[entry.team] = place
         results.append(replace(entry, rank=label, mark=mark, move=move, place=place))
-        if entry.runner.skill == "commander" and state.leg < load().legs:
-            commander[entry.team] = load().commander_next_leg
+        if entry.runner.skill == "commander" and commander_gift(state):
+            commander[entry.team] = commander_gift(state)
     moved = replace(state, places=tuple(places))
     order = standings(moved)
     results = [replace(e, standing=order.index(e.team) + 1) for e in results]

@@ -13,6 +13,7 @@ from aids.core.errors import GameOver, InvalidAction, NotYourTurn, RuleViolation
 from aids.games.base import REFEREE, VIEWER, Role
 from aids.games.ekiden import GAME, engine
 from aids.games.ekiden.model import (
+    SKILLS,
     EkidenSetup,
     Roster,
     Run,
@@ -117,6 +118,47 @@ def test_runner_card_values_are_validated(card: dict, code: str) -> None:
 def test_ruling_a_runner_may_have_no_skill() -> None:
     parsed = Runner.from_dict({"power": 4, "up": 2, "down": 1})
     assert parsed.skill is None
+    assert engine.typed_runner(4, 2, 1, engine.NO_SKILL).skill is None
+
+
+def test_runner_card_up_and_down_values_offered_are_the_ones_accepted() -> None:
+    """Components: up = spaces forward on ○, down = spaces back on × (no card values in the
+    rulebook; the engine's range 0-9): every offered value is accepted as it is, 0 included,
+    and the values just outside are refused."""
+    choices = engine.runner_choices()
+    assert choices.up[0] == 0 and choices.down[0] == 0
+    for up in choices.up:
+        assert engine.typed_runner(4, up, 1, engine.NO_SKILL).up == up
+    for power in choices.power:
+        assert engine.typed_runner(power, 0, 0, engine.NO_SKILL).power == power
+    for bad in (choices.up[0] - 1, choices.up[-1] + 1):
+        with pytest.raises(InvalidAction) as err:
+            engine.typed_runner(4, bad, 1, engine.NO_SKILL)
+        assert err.value.code == "ekiden/runner_steps"
+    assert set(choices.skills) == {engine.NO_SKILL, *SKILLS}
+    assert choices.preset.power in choices.power and choices.preset.up in choices.up
+
+
+@pytest.mark.parametrize("field", ["power", "up", "down", "skill"])
+def test_runner_card_a_value_left_unchosen_is_refused_by_name(field: str) -> None:
+    """A typed card carries power, up, down and a skill or none: a value the referee did not
+    choose is refused by name, never replaced by a default."""
+    values: dict[str, object] = {"power": 4, "up": 2, "down": 1, "skill": "anchor"}
+    values[field] = None
+    with pytest.raises(InvalidAction) as err:
+        engine.typed_runner(**values)  # type: ignore[arg-type]
+    assert err.value.code == f"ekiden/unset_{field}"
+
+
+def test_skill_modifiers_offered_are_the_ones_the_leg_applies() -> None:
+    """Skills: the modifier each skill shows on the entry is the one the runner declares with."""
+    course = [Terrain("up", 3)] * 5 + [Terrain("down", 2)] * 5
+    state = reveal(engine.initial_state(setup(3, course=course)), "ooooo")
+    team = engine.next_runner(state)
+    bonuses = engine.skill_bonuses(state, team)
+    for skill in SKILLS:
+        assert bonuses[skill] == engine.declared_power(state, team, runner(4, skill=skill))[0]
+    assert bonuses["uphill"] == 3 and bonuses[engine.NO_SKILL] == 0
 
 
 # --- skills ------------------------------------------------------------------------------
