@@ -131,7 +131,7 @@ def compare(
     check.add(label, fast, plain, len(state.setup.players))
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(300)
 def test_the_fast_path_agrees_with_a_plain_engine_loop_on_random_positions() -> None:
     """Chances model (derby.chances.model): on 210 positions of whole random races of 2–5
     players — 70 of simulations, 140 of tracked races (half with every discard declared,

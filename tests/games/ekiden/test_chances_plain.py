@@ -167,7 +167,7 @@ def figures(fast: Estimate, final: EkidenState) -> list[float]:
     ]
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(300)
 def test_the_model_agrees_with_a_plain_engine_loop_on_random_positions() -> None:
     """Chances model (ekiden.chances.model): on 210 positions of whole random relays of 3–5
     teams — half with rosters entered, half with runners typed in — ``estimate`` and the

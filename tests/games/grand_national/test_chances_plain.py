@@ -131,7 +131,7 @@ def figures(fast: Estimate, final: GnState) -> list[float]:
     return out
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(300)
 def test_the_model_agrees_with_a_plain_engine_loop_on_random_positions() -> None:
     """Chances model (gn.chances.model): on 200 positions of whole random games of 2–6
     stables in every variant, ``estimate`` and the plain loop (12 races each) agree within
