@@ -219,3 +219,56 @@ def roster_taps(
     assert service.snapshot(pid).log[-1].action.pick == 3
     page.close()
     return [len(taps)]
+
+
+def open_sections(page: Any) -> None:
+    """Open every closed section (expander) of the page, so its words are read too."""
+    closed = page.locator("[data-testid='stExpander'] details:not([open]) > summary")
+    for _ in range(20):
+        if closed.count() == 0:
+            break
+        closed.first.click()
+        settle(page, 300)
+
+
+# The language switch names Japanese in Japanese (日本語): the one Japanese word a page in
+# English shows on purpose, besides the names players typed.
+LANGUAGE_SWITCH = ["日本語"]
+
+
+def mid_relay(service: TableService) -> tuple[str, str]:
+    """Leg 3 under way: two legs run (a Commander among them), the third card revealed."""
+    pid, key = new_relay(service, "English relay")
+    for leg in (1, 2):
+        service.record(pid, key, service.snapshot(pid).seq,
+                       {"type": "situation", "leg": leg, "marks": "o-o-x"})  # fmt: skip
+        while (snap := service.snapshot(pid)).state.phase == "runners":
+            team = engine.next_runner(snap.state)
+            card = {"power": 3 + team, "up": 2, "down": 1, "skill": "commander"}
+            service.record(pid, key, snap.seq, {"type": "run", "team": team, "leg": leg,
+                                                "runner": card})  # fmt: skip
+    service.record(pid, key, service.snapshot(pid).seq,
+                   {"type": "situation", "leg": 3, "marks": "o-o-x"})  # fmt: skip
+    return pid, key
+
+
+def test_an_english_page_holds_no_japanese_but_the_names(
+    server: tuple[str, Path], browser: Any
+) -> None:
+    """English pages are English (issue 19): the referee's and the viewer's page at 1280 × 800,
+    every section open, hold no Japanese outside the teams' names ("Leg results (区間順位)"
+    did)."""
+    from tests.e2e.fit import japanese
+
+    base, db = server
+    service = TableService(SqliteStore(db), engines())
+    pid, key = mid_relay(service)
+    names = [name for name, _ in TEAMS] + LANGUAGE_SWITCH
+    page = browser.new_page(viewport=LAPTOP)
+    for url in (referee_url(base, pid, key, "en"), viewer_url(base, pid, "en")):
+        page.goto(url)
+        settle(page, 1500)
+        open_sections(page)
+        assert japanese(page, names) == [], url
+    shot(page, "ekiden-viewer-en-1280-open")
+    page.close()
