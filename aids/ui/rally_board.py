@@ -206,7 +206,8 @@ def _standings(ctx: TableContext) -> None:
     body = "".join(f"<tr>{r}</tr>" for r in rows)
     label = html_text(tr("rally.ui.standings"))
     st.html(
-        f'{MAP_CSS}<div style="overflow-x:auto" tabindex="0" role="region" aria-label="{label}">'
+        f'{MAP_CSS}<div class="aids-scroll-x" style="overflow-x:auto" tabindex="0" role="region" '
+        f'aria-label="{label}">'
         f'<table class="cars"><tr>{heads}</tr>{body}</table></div>'
     )
     if teams:

@@ -30,7 +30,7 @@ from aids.games.rally.model import (
     Travel,
 )
 from aids.ui import rally_board, rally_presets
-from aids.ui.common import banner, md_text, md_tr, run_write, service, tr
+from aids.ui.common import WORD_JOINER, banner, md_text, md_tr, run_write, service, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import names_with_colours
 
@@ -348,22 +348,22 @@ def _travel(ctx: TableContext, seat: int) -> None:
         st.pills(
             tr("rally.ui.add_card"),
             options=list(range(len(chips))),
-            format_func=lambda i: card_name(chips[i], ctx.lang),
+            format_func=lambda i: _chip_label(chips, i, ctx.lang),
             selection_mode="multi",
             key=key,
         )
         picked = _staged(ctx)
         valid = tuple(sorted(picked)) in choices
         km = engine.travel_km(picked) if valid else 0
-        total_col, clear_col = st.columns([3, 1], vertical_alignment="center")
-        words = md_text(cards_text(tuple(picked), ctx.lang)) if picked else "—"
-        total_col.markdown(f"{words} = **{engine.travel_km(picked)} km**")
-        clear_col.button(tr("rally.ui.clear"), key=f"clear_{seq}", on_click=_clear,
-                         args=(key,), width="content")  # fmt: skip
+        with st.container(horizontal=True, vertical_alignment="center", key="travel_total"):
+            words = f"{md_text(cards_text(tuple(picked), ctx.lang))} = " if picked else ""
+            st.markdown(f"{words}**{engine.travel_km(picked)} km**", width="content")
+            st.button(tr("rally.ui.clear"), key=f"clear_{seq}", on_click=_clear, args=(key,),
+                      width="content")  # fmt: skip
         advice = reach.advise(state, seat, km) if valid else None
         stops = [s.town for s in advice.stops] if advice else []
         chosen = st.selectbox(
-            tr("rally.ui.destination", n=len(stops)),
+            tr("rally.ui.destination", n=len(stops)) if advice else tr("rally.ui.stop_at"),
             options=stops,
             index=stops.index(advice.proposal) if advice and advice.proposal else None,
             placeholder=tr("rally.ui.choose_stop"),
@@ -371,11 +371,11 @@ def _travel(ctx: TableContext, seat: int) -> None:
             disabled=advice is None,
             key=f"to_{seq}_{km}",
         )
-        move_col, only_col = st.columns(2)
-        move_col.button(tr("rally.ui.move_end"), key="move_end", type="primary",
-                        on_click=_move, args=(ctx, seat, choices, True))  # fmt: skip
-        only_col.button(tr("rally.ui.move_go"), key="move_go",
-                        on_click=_move, args=(ctx, seat, choices, False))  # fmt: skip
+        with st.container(horizontal=True, key="travel_go"):
+            st.button(tr("rally.ui.move_end"), key="move_end", type="primary",
+                      on_click=_move, args=(ctx, seat, choices, True))  # fmt: skip
+            st.button(tr("rally.ui.move_go"), key="move_go",
+                      on_click=_move, args=(ctx, seat, choices, False))  # fmt: skip
         note = st.session_state.pop(f"{key}_note", None)
         if picked and not valid:
             st.caption(tr("rally.ui.cards_not_valid"))
@@ -399,6 +399,12 @@ def _staged(ctx: TableContext) -> list[str]:
     chips = reach.travel_hand(state, state.turn)
     picked = st.session_state.get(_chips_key(ctx)) or []
     return [chips[i] for i in picked if 0 <= i < len(chips)]
+
+
+def _chip_label(chips: tuple[str, ...], i: int, lang: str) -> str:
+    """A chip's card; the second and third chip of a kind end in one or two invisible word
+    joiners, so the browser tells chips of one kind apart (it keys a chip by its words)."""
+    return card_name(chips[i], lang) + WORD_JOINER * chips[:i].count(chips[i])
 
 
 def _clear(key: str) -> None:

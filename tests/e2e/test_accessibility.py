@@ -64,7 +64,7 @@ def test_axe_finds_no_wcag_violation(
         pid, key = rally_mid_race(service, lang)
         page = open_page(browser, referee_url(base, pid, key, lang), 1280, 800)
         tap(page, page.locator(".st-key-draw_go button"))
-        tap(page, page.locator(".st-key-chip_11_0 button").first)  # a card chip: the km shown
+        tap(page, page.locator(".st-key-travel_11 button").first)  # a card chip: the km shown
         # a pill keeps focus while it fades to its new colour: let go of it before checking
         page.evaluate("document.activeElement && document.activeElement.blur()")
         page.mouse.move(0, 0)
