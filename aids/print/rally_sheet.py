@@ -208,14 +208,14 @@ def _status_text(state: RallyState, turn: Turn, lang: str) -> str:
 
 
 def _cards(cards: Sequence[str], lang: str) -> str:
-    """Cards as a log row shows them, short: ``30+40 km``, ``(30+40)×2 km`` with TOP SPEED,
-    then the other cards by name (``Rain``)."""
+    """Cards as a log row shows them, short: ``30+40 km``; with TOP SPEED the distance
+    doubled, ``50×2 km`` or ``(30+40)×2 km``; then the other cards by name (``Rain``)."""
     d = load()
     kms = [str(c.km) for c in map(d.card, cards) if c is not None and c.kind == "travel"]
     others = [c for c in cards if (card := d.card(c)) is None or card.kind not in TRAVEL]
     words = []
     if kms and "top" in cards:
-        words.append(f"({'+'.join(kms)})×2 km")
+        words.append(f"{kms[0]}×2 km" if len(kms) == 1 else f"({'+'.join(kms)})×2 km")
     elif kms:
         words.append(f"{'+'.join(kms)} km")
     elif "top" in cards:  # not a legal move; shown as recorded
@@ -397,21 +397,29 @@ def _side(
     """The side column for a given width and height: the route card takes what the rest
     leaves (keeping room for notes), the notes box whatever is left after it."""
 
+    teams = state is None or bool(state.setup.teams)  # a blank sheet may serve either
+
     def build(width: float, height: float) -> list[Flowable]:
         route = course.route()
         key = "rally.sheet.route_sample" if course.sample else "rally.sheet.route"
         title = t(key, lang, course=course.name(lang), km=route[-1][1])
         heading = TextBox(title, 9, min_size=7, max_lines=3, grow=True, space_after=GAP_SMALL)
-        points_title = TextBox(
-            t("rally.sheet.points_title", lang), 8.5, max_lines=2, grow=True, space_after=GAP_SMALL
-        )
-        points = _points(lang, width)
-        finish = _finish(state, seat, lang, width)
-        fixed = (heading, points_title, points, finish)
-        used = sum(f.wrap(width, height)[1] + f.getSpaceAfter() for f in fixed) + 2 * GAP
+        points: list[Flowable] = []
+        if teams:  # team play: the points each place scores
+            points = [
+                TextBox(t("rally.sheet.points_title", lang), 8.5, max_lines=2, grow=True,
+                        space_after=GAP_SMALL),
+                _points(lang, width),
+            ]  # fmt: skip
+        finish = _finish(state, seat, lang, width, teams=teams)
+        fixed = (heading, *points, finish)
+        used = sum(f.wrap(width, height)[1] + f.getSpaceAfter() for f in fixed)
+        used += (2 if points else 1) * GAP
         card = _route_card(course, route, lang, width, height - used - GAP - NOTES_MIN)
         used += card.wrap(width, height)[1]
-        out: list[Flowable] = [heading, card, Spacer(1, GAP), points_title, points]
+        out: list[Flowable] = [heading, card]
+        if points:
+            out += [Spacer(1, GAP), *points]
         out += [Spacer(1, GAP), finish]
         if height - used - GAP >= NOTES_MIN:
             out += [Spacer(1, GAP), _notes(lang, width, height - used - GAP)]
@@ -490,11 +498,14 @@ def _points(lang: str, width: float) -> Table:
     return table
 
 
-def _finish(state: RallyState | None, seat: int | None, lang: str, width: float) -> Table:
-    """The car's place, its points and its team's total: filled once the race is over."""
-    keys = ("place", "points", "team")
+def _finish(
+    state: RallyState | None, seat: int | None, lang: str, width: float, *, teams: bool = True
+) -> Table:
+    """The car's place, and in team play its points and its team's total: filled once the
+    race is over (individual play scores no points: the place is the result)."""
+    keys = ("place", "points", "team") if teams else ("place",)
     head = [_c(t(f"rally.sheet.finish_{k}", lang), 7.5, max_lines=2) for k in keys]
-    values: list[Any] = ["", "", ""]
+    values: list[Any] = [""] * len(keys)
     if state is not None and seat is not None and state.phase == "over":
         place = 1
         for group in engine.placings(state):
@@ -507,8 +518,10 @@ def _finish(state: RallyState | None, seat: int | None, lang: str, width: float)
             Value(str(place), size=12),
             Value(str(engine.place_points(state)[seat]), size=12),
             Value(str(total), size=12) if total is not None else _c("—", 10, colour=FAINT),
-        ]
-    table = Grid([head, values], colWidths=[width / 3] * 3, rowHeights=[5.5 * mm, 8.5 * mm])
+        ][: len(keys)]
+    table = Grid(
+        [head, values], colWidths=[width / len(keys)] * len(keys), rowHeights=[5.5 * mm, 8.5 * mm]
+    )
     table.setStyle(TableStyle(ruled(1)))
     return table
 

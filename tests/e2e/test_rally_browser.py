@@ -194,7 +194,18 @@ def test_the_referee_page_fits_and_a_travel_turn_is_four_taps(
     assert state.turn == 1  # the turn ended with the move
     print(f"\nRally travel turn at {width} px: {taps} taps (Drawn, 50, 30, Move and end turn)")
     assert taps <= 4
+    for section in page.locator("summary").all():  # the turns, log, rulings and the rest
+        section.click()
+        settle(page, 200)
     assert fit.japanese(page, NAMES) == []
+    viewer = browser.new_page(viewport=viewport)
+    viewer.goto(viewer_url(base, pid, "en"))
+    settle(viewer, 1500)
+    for section in viewer.locator("summary").all():
+        section.click()
+        settle(viewer, 200)
+    assert fit.japanese(viewer, NAMES) == []
+    viewer.close()
     page.close()
 
 

@@ -426,6 +426,44 @@ def test_finished_race_prints_each_cars_place_and_team_total(
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_top_speed_with_one_distance_card_is_printed_as_that_card_doubled(
+    service: TableService, lang: str
+) -> None:
+    """TOP SPEED doubles the distance cards played with it: 50 + TOP SPEED is 50×2 km
+    (issue 19: it was printed "(50)×2 km"); two cards keep their brackets."""
+    info, key = service.create("rally", "Top", setup_dict(NAMES[:2], "tokyo", "sapporo"))
+    pid = info.public_id
+    state = engine.apply(service.snapshot(pid).state, Draw(0))
+    to = engine.proposal(state, 0, 100)
+    record_all(service, pid, key, [*turn(0, travel(0, ["50", "top"], to)), *turn(1)])
+    state = engine.apply(service.snapshot(pid).state, Draw(0))
+    again = engine.proposal(state, 0, 140)
+    record_all(service, pid, key, [*turn(0, travel(0, ["30", "40", "top"], again))])
+    found = page_texts(sheet(service.snapshot(pid, VIEWER), lang), 0)
+    assert log_row(found, lang, 1)[:2] == ["50×2 km", "100"]
+    assert log_row(found, lang, 2)[:2] == ["(30+40)×2 km", "140"]
+    assert "(50)" not in flat(sheet(service.snapshot(pid, VIEWER), lang), 0)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_individual_play_prints_no_team_points(service: TableService, lang: str) -> None:
+    """Team points score places only in team play: an individual race's car pages have no
+    points table and no points or team total in the finish box, only the place."""
+    info, key = service.create("rally", "Solo", setup_dict(NAMES, "koriyama", "aomori"))
+    actions = [*turn(0, travel(0, ["20", "20"], "fukushima-nishi")), {"type": "end_race"}]
+    record_all(service, info.public_id, key, actions)
+    pdf = sheet(service.snapshot(info.public_id, VIEWER), lang)
+    for seat in range(len(NAMES)):
+        text = flat(pdf, seat)
+        for gone in ("points_title", "finish_points", "finish_team"):
+            assert compact(t(f"rally.sheet.{gone}", lang)) not in text, gone
+        assert compact(t("rally.sheet.finish_place", lang)) in text
+    found = page_texts(pdf, 0)
+    assert under(found, find(found, t("rally.sheet.finish_place", lang))) == "1"
+    assert crossing_texts(page(pdf, 0)) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_ferry_crossing_is_ticked_and_the_route_marks_the_ferry(
     service: TableService, lang: str
 ) -> None:
