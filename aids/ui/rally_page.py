@@ -550,5 +550,21 @@ def _end_turn(ctx: TableContext, seat: int) -> None:
 
 
 def board(ctx: TableContext) -> None:
-    """The map, the standings and the turns so far (``rally_board``)."""
-    rally_board.board(ctx)
+    """The map, the standings and the turns so far (``rally_board``); on the page of whoever
+    enters the turn, the map marks the stop of the movement being tapped."""
+    rally_board.board(ctx, stop=_pending_stop(ctx))
+
+
+def _pending_stop(ctx: TableContext) -> str | None:
+    """The town the movement on the chips would stop at (the one chosen, else the one the
+    engine proposes); None when nothing legal is tapped, or on a replayed step."""
+    state: RallyState = ctx.state
+    if ctx.key is None or ctx.role.is_viewer or state.phase != "act":
+        return None
+    choices = engine.travel_choices(state, state.turn)
+    cards = tuple(sorted(_staged(ctx)))
+    if cards not in choices:
+        return None
+    km = engine.travel_km(cards)
+    chosen = st.session_state.get(f"to_{ctx.snapshot.seq}_{km}")
+    return str(chosen) if chosen else reach.advise(state, state.turn, km).proposal

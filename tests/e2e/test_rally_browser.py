@@ -16,6 +16,7 @@ import pytest
 
 from aids.core.links import referee_url, viewer_url
 from aids.games.base import REFEREE
+from aids.games.rally import reach
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
@@ -206,6 +207,51 @@ def test_the_referee_page_fits_and_a_travel_turn_is_four_taps(
         settle(viewer, 200)
     assert fit.japanese(viewer, NAMES) == []
     viewer.close()
+    page.close()
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_map_puts_each_car_on_its_town_and_draws_the_stop(
+    server: tuple[str, Path], browser: Any, viewport: dict[str, int], lang: str
+) -> None:
+    """Mid-race with 50 + 30 km tapped: every car disc sits on its town (the picture fills
+    the map's box, so a town's dot is where its disc is), the stop the engine proposes is
+    ringed, nothing is drawn outside the map, and no two labels or discs overlap."""
+    base, db = server
+    service = TableService(SqliteStore(db), engines())
+    pid, key = rally_mid_race(service, lang)
+    page = browser.new_page(viewport=viewport)
+    page.goto(referee_url(base, pid, key, lang))
+    settle(page, 1000)
+    page.keyboard.press("Escape")
+    seq = service.snapshot(pid).seq + 1
+    page.locator(".st-key-draw_go button").click()
+    wait_seq(page, service, pid, seq)
+    chips = page.locator(f".st-key-travel_{seq} button")
+    labels = [chips.nth(i).inner_text().replace("\u2060", "") for i in range(chips.count())]
+    chips.nth(labels.index("50 km")).click()
+    chips.nth(labels.index("30 km")).click()
+    settle(page, 800)
+    state = service.snapshot(pid).state
+    proposal = reach.advise(state, state.turn, 80).proposal
+    assert proposal is not None
+    [board] = fit.boxes(page, ".rally-map")
+    [picture] = fit.boxes(page, ".rally-map img")
+    assert all(abs(board[k] - picture[k]) <= 2 for k in ("x", "y", "w", "h"))
+    assert page.locator(".rally-map .rally-stop").get_attribute("data-town") == proposal
+    cars = page.locator(".rally-map .rally-car")
+    assert cars.count() == state.players
+    for i in range(cars.count()):
+        box = cars.nth(i).bounding_box()
+        ax, ay = map(float, cars.nth(i).get_attribute("data-at").split(","))
+        x, y = board["x"] + ax * board["w"], board["y"] + ay * board["h"]
+        assert box["x"] - 1 <= x <= box["x"] + box["width"] + 1, "a car off its town"
+        assert box["y"] - 1 <= y <= box["y"] + box["height"] + 1, "a car off its town"
+    assert fit.outside(page, ".rally-map", ".rally-car, .rally-label, .rally-stop") == []
+    assert fit.overlaps(page, ".rally-map .rally-label, .rally-map .rally-car") == []
+    page.locator(".rally-map").scroll_into_view_if_needed()
+    shot(page, f"rally-map-{lang}-{viewport['width']}")
     page.close()
 
 
