@@ -1,9 +1,9 @@
 """The rally's parts of the table page: the map and machines before the form, setup fields,
 status, and the record controls of a turn (draw, travel, attack, defend, ferry, end).
 
-The frame (``aids.ui.frame``) draws everything else; the board is ``rally_board``. The page
-asks the engine what is legal (reachable towns, the proposal nearest the goal, who may be
-attacked or helped); it never re-derives a rule.
+The frame (``aids.ui.frame``) draws everything else; the board is ``rally_board``, the
+movement's controls ``rally_travel``. The page asks the engine what is legal (reachable towns,
+the stop it advises, who may be attacked or helped); it never re-derives a rule.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import streamlit as st
 from aids.core.errors import AidsError
 from aids.core.i18n import Lang, t
 from aids.games.base import Role, fresh_seed
-from aids.games.rally import engine, news, reach
+from aids.games.rally import engine, news
 from aids.games.rally.board import RallyMap, sample_map
 from aids.games.rally.data import load
-from aids.games.rally.describe import car_label, card_name, cards_text, reach_text
+from aids.games.rally.describe import car_label, card_name, cards_text
 from aids.games.rally.model import (
     Attack,
     Defend,
@@ -27,10 +27,9 @@ from aids.games.rally.model import (
     EndTurn,
     Ferry,
     RallyState,
-    Travel,
 )
-from aids.ui import rally_board, rally_presets
-from aids.ui.common import WORD_JOINER, banner, md_text, md_tr, run_write, service, tr
+from aids.ui import rally_board, rally_presets, rally_travel
+from aids.ui.common import banner, md_text, md_tr, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import names_with_colours
 
@@ -322,149 +321,9 @@ def _turn(ctx: TableContext, seat: int) -> None:
             key=f"ferry_{port}",
             on_click=ctx.write(Ferry(seat, port)),
         )
-    _travel(ctx, seat)
+    rally_travel.travel(ctx, seat)
     _attack_defend(ctx, seat)
     _end_turn(ctx, seat)
-
-
-def _travel(ctx: TableContext, seat: int) -> None:
-    """The movement in one place: a chip per card (a multi-select that keeps its taps
-    in the browser, so the cards of a movement are tapped without waiting), the total, the
-    stop list as the engine advises it, and Move (or Move and end turn). The buttons are
-    drawn before any card is tapped and build the movement from the chips at the moment
-    they are tapped."""
-    state: RallyState = ctx.state
-    choices = engine.travel_choices(state, seat)
-    if not choices:
-        why = engine.why_no_travel(state, seat)
-        if why:
-            st.caption(md_text(tr(f"rally.ui.no_travel_{why}")))
-        return
-    seq = ctx.snapshot.seq
-    key = _chips_key(ctx)
-    chips = reach.travel_hand(state, seat)
-    with st.container(border=True, key="travel_box"):
-        st.markdown(f"**{md_text(tr('rally.ui.travel'))}**")
-        st.pills(
-            tr("rally.ui.add_card"),
-            options=list(range(len(chips))),
-            format_func=lambda i: _chip_label(chips, i, ctx.lang),
-            selection_mode="multi",
-            key=key,
-        )
-        picked = _staged(ctx)
-        valid = tuple(sorted(picked)) in choices
-        km = engine.travel_km(picked) if valid else 0
-        with st.container(horizontal=True, vertical_alignment="center", key="travel_total"):
-            words = f"{md_text(cards_text(tuple(picked), ctx.lang))} = " if picked else ""
-            st.markdown(f"{words}**{engine.travel_km(picked)} km**", width="content")
-            st.button(tr("rally.ui.clear"), key=f"clear_{seq}", on_click=_clear, args=(key,),
-                      width="content")  # fmt: skip
-        advice = reach.advise(state, seat, km) if valid else None
-        stops = [s.town for s in advice.stops] if advice else []
-        chosen = st.selectbox(
-            tr("rally.ui.destination", n=len(stops)) if advice else tr("rally.ui.stop_at"),
-            options=stops,
-            index=stops.index(advice.proposal) if advice and advice.proposal else None,
-            placeholder=tr("rally.ui.choose_stop"),
-            format_func=lambda town: _stop_text(state, advice, town, ctx.lang),
-            disabled=advice is None,
-            key=f"to_{seq}_{km}",
-        )
-        with st.container(horizontal=True, key="travel_go"):
-            st.button(tr("rally.ui.move_end"), key="move_end", type="primary",
-                      on_click=_move, args=(ctx, seat, choices, True))  # fmt: skip
-            st.button(tr("rally.ui.move_go"), key="move_go",
-                      on_click=_move, args=(ctx, seat, choices, False))  # fmt: skip
-        note = st.session_state.pop(f"{key}_note", None)
-        if picked and not valid:
-            st.caption(tr("rally.ui.cards_not_valid"))
-        elif advice is not None and advice.proposal is None:
-            st.warning(md_text(reach_text(state, advice, ctx.lang)))
-        elif note:
-            st.warning(md_text(note))
-        stop = advice.stop(chosen) if advice and chosen else None
-        if stop is not None and stop.jammed:
-            st.caption(md_tr("rally.ui.stop_jammed", town=_town(state, stop.town, ctx.lang)))
-
-
-def _chips_key(ctx: TableContext) -> str:
-    """The chips of this turn's movement as drawn from this log position."""
-    return f"travel_{ctx.snapshot.seq}"
-
-
-def _staged(ctx: TableContext) -> list[str]:
-    """The travel cards tapped and not yet moved with, as the chips hold them now."""
-    state: RallyState = ctx.state
-    chips = reach.travel_hand(state, state.turn)
-    picked = st.session_state.get(_chips_key(ctx)) or []
-    return [chips[i] for i in picked if 0 <= i < len(chips)]
-
-
-def _chip_label(chips: tuple[str, ...], i: int, lang: str) -> str:
-    """A chip's card; the second and third chip of a kind end in one or two invisible word
-    joiners, so the browser tells chips of one kind apart (it keys a chip by its words)."""
-    return card_name(chips[i], lang) + WORD_JOINER * chips[:i].count(chips[i])
-
-
-def _clear(key: str) -> None:
-    st.session_state[key] = []
-
-
-def _town(state: RallyState, town: str, lang: str) -> str:
-    return state.setup.board.town_name(town, lang)
-
-
-def _stop_text(state: RallyState, advice: reach.Advice | None, town: str, lang: str) -> str:
-    """A stop as the list shows it (plain text: a selectbox shows no Markdown)."""
-    stop = advice.stop(town) if advice else None
-    if stop is None:
-        return _town(state, town, lang)
-    if stop.here:
-        return t("rally.ui.stop_here", lang, town=_town(state, town, lang))
-    key = "rally.ui.town_jammed" if stop.jammed else "rally.ui.town_option"
-    return t(key, lang, town=_town(state, town, lang), km=stop.km, left=stop.left)
-
-
-def _move(ctx: TableContext, seat: int, choices: list[tuple[str, ...]], end: bool) -> None:
-    """Record the movement the chips hold, to the stop chosen (else the one proposed); with
-    ``end``, end the turn after it when the engine allows it at once (no discard to
-    choose). Nothing is written when the cards or the stop are missing: the page says so."""
-    state: RallyState = ctx.state
-    note = f"{_chips_key(ctx)}_note"
-    cards = tuple(sorted(_staged(ctx)))
-    if cards not in choices:
-        st.session_state[note] = tr("rally.ui.cards_not_valid")
-        return
-    km = engine.travel_km(cards)
-    advice = reach.advise(state, seat, km)
-    to = st.session_state.get(f"to_{ctx.snapshot.seq}_{km}") or advice.proposal
-    if to is None:
-        st.session_state[note] = tr("rally.ui.pick_stop", km=km)
-        return
-    travel = Travel(seat, cards, str(to))
-    actions: list[Travel | EndTurn] = [travel]
-    if end:
-        try:
-            after = engine.apply(state, travel)
-            if after.phase == "act" and after.turn == seat:
-                engine.apply(after, EndTurn(seat))  # a simulation may have to choose discards
-                actions.append(EndTurn(seat))
-        except AidsError:
-            pass  # the movement alone; the service says why if it is refused
-    _record(ctx, actions)
-
-
-def _record(ctx: TableContext, actions: list[Any]) -> None:
-    """Record ``actions`` one after the other from the position the page was drawn at."""
-    pid, key = ctx.snapshot.info.public_id, ctx.key
-
-    def write() -> None:
-        seq = ctx.snapshot.seq
-        for action in actions:
-            seq = service().record(pid, key, seq, action).seq
-
-    run_write(write)
 
 
 def _attack_defend(ctx: TableContext, seat: int) -> None:
@@ -522,7 +381,7 @@ def _end_turn(ctx: TableContext, seat: int) -> None:
     state: RallyState = ctx.state
     excess = engine.must_discard(state, seat)
     seq = ctx.snapshot.seq
-    staged = _staged(ctx)
+    staged = rally_travel.staged(ctx)
     if staged:
         st.caption(tr("rally.ui.staged", km=engine.travel_km(staged)))
     if state.simulation and excess:
@@ -536,7 +395,7 @@ def _end_turn(ctx: TableContext, seat: int) -> None:
         )
 
         def build() -> EndTurn | None:
-            if _staged(ctx):
+            if rally_travel.staged(ctx):
                 return None
             chosen = st.session_state.get(f"discard_{seq}") or []
             return EndTurn(seat, tuple(hand[i] for i in chosen))
@@ -545,26 +404,15 @@ def _end_turn(ctx: TableContext, seat: int) -> None:
                   on_click=ctx.write_from(build))  # fmt: skip
         return
     label = tr("rally.ui.end_turn_discard", n=excess) if excess else tr("rally.ui.end_turn")
-    st.button(label, key="end_turn", disabled=bool(staged),
-              on_click=ctx.write_from(lambda: None if _staged(ctx) else EndTurn(seat)))  # fmt: skip
+    st.button(
+        label,
+        key="end_turn",
+        disabled=bool(staged),
+        on_click=ctx.write_from(lambda: None if rally_travel.staged(ctx) else EndTurn(seat)),
+    )
 
 
 def board(ctx: TableContext) -> None:
     """The map, the standings and the turns so far (``rally_board``); on the page of whoever
     enters the turn, the map marks the stop of the movement being tapped."""
-    rally_board.board(ctx, stop=_pending_stop(ctx))
-
-
-def _pending_stop(ctx: TableContext) -> str | None:
-    """The town the movement on the chips would stop at (the one chosen, else the one the
-    engine proposes); None when nothing legal is tapped, or on a replayed step."""
-    state: RallyState = ctx.state
-    if ctx.key is None or ctx.role.is_viewer or state.phase != "act":
-        return None
-    choices = engine.travel_choices(state, state.turn)
-    cards = tuple(sorted(_staged(ctx)))
-    if cards not in choices:
-        return None
-    km = engine.travel_km(cards)
-    chosen = st.session_state.get(f"to_{ctx.snapshot.seq}_{km}")
-    return str(chosen) if chosen else reach.advise(state, state.turn, km).proposal
+    rally_board.board(ctx, stop=rally_travel.pending_stop(ctx))
