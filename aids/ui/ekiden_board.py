@@ -16,29 +16,45 @@ from aids.ui.context import TableContext
 # --- the road, standings, legs, chart --------------------------------------------------------
 
 SIDE_KEYS = {"L": "ekiden.ui.side_L", "R": "ekiden.ui.side_R"}
+CARD_COLUMNS = 3  # a road card's columns: the road is drawn card by card
+NARROW_ROW = 9  # columns per row where the whole road in one row would be too narrow
+COLUMN_REM = 1.2  # the narrowest a column may be in one row (a piece is 1rem)
 ROAD_CSS = """
 <style>
-.road { overflow-x: auto; }
-.road.ahead { direction: rtl; }  /* opens scrolled to the far end, where the leaders run */
-.road.ahead > table { direction: ltr; }
-table.road { border-collapse: collapse; font-size: 12px; }
-table.road td { border: 1px solid #c9ccd1; min-width: 12px; height: 34px;
-  vertical-align: middle; padding: 0 1px; white-space: nowrap; }
-table.road td.l { text-align: right; border-right: 2px dashed #777; }
-table.road td.r { text-align: left; border-left: 0; }
-table.road td.start { background: #fff4c2; }
-table.road td.off { background: #f2f2f2; color: #555; }
-table.road th { font-weight: 400; color: #444; font-size: 11px; }
-.piece { display: inline-block; width: 20px; height: 20px; border-radius: 10px; color: #fff;
-  font-weight: 700; line-height: 20px; font-size: 12px; margin: 0 1px; text-align: center; }
-.piece.light { color: #111; }
+.ek-road { container-type: inline-size; }
+.ek-road .cols { display: grid; grid-template-columns: repeat(var(--cols), minmax(0, 1fr));
+  border: 1px solid #c9ccd1; border-radius: 4px; overflow: hidden; }
+.ek-road .col { position: relative; display: flex; flex-direction: column; align-items: center;
+  gap: 2px; min-height: 2.6rem; padding: 0 0 3px; border-left: 1px solid #e6e7ea;
+  border-bottom: 1px solid #e6e7ea; min-width: 0; }
+.ek-road .col.card { border-left: 2px solid #8d9096; }
+.ek-road .col::after { content: ""; position: absolute; top: 1.05rem; bottom: 0; left: 50%;
+  border-left: 1px dashed #8d9096; }
+.ek-road .col.start { background: #fff4c2; }
+.ek-road .col.off { background: #eeeeee; }
+.ek-road .num { font-size: 10px; line-height: 1rem; color: #444; white-space: nowrap; }
+.ek-road .piece { position: relative; z-index: 1; display: block; width: 1rem; height: 1rem;
+  border-radius: 50%; color: #fff; font-weight: 700; font-size: 10px; line-height: 1rem;
+  text-align: center; box-shadow: 0 0 0 1px rgba(0, 0, 0, .35); }
+.ek-road .col.L .piece { align-self: flex-start; }
+.ek-road .col.R .piece { align-self: flex-end; }
+.ek-road .piece.light { color: #111; }
+</style>
+"""
+TABLE_CSS = """
+<style>
+.ek-wrap { container-type: inline-size; }
+.ek-scroll { overflow-x: auto; background:
+    linear-gradient(to right, #fff 30%, rgba(255, 255, 255, 0)) left center / 2.5rem 100%,
+    linear-gradient(to left, #fff 30%, rgba(255, 255, 255, 0)) right center / 2.5rem 100%,
+    radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, .28), rgba(0, 0, 0, 0))
+      left center / .9rem 100%,
+    radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, .28), rgba(0, 0, 0, 0))
+      right center / .9rem 100%;
+  background-repeat: no-repeat; background-attachment: local, local, scroll, scroll; }
+.ek-hint { display: none; margin: .2rem 0 0; font-size: 12px; color: #555; }
 table.legs { border-collapse: collapse; font-size: 13px; }
 table.legs td, table.legs th { padding: 2px 6px; white-space: nowrap; text-align: center; }
-@media (max-width: 480px) {
-  table.road th { font-size: 8px; }
-  table.road td { min-width: 4px; height: 26px; }
-  .piece { width: 15px; height: 15px; line-height: 15px; font-size: 9px; border-radius: 8px; }
-}
 </style>
 """
 
@@ -51,44 +67,78 @@ def board(ctx: TableContext) -> None:
         _legs(ctx)  # the 順位変動 chart is the frame's race chart (``charts``)
 
 
+def road_columns(state: EkidenState) -> range:
+    """The columns drawn: the printed road's 27 and any a piece stands on past either end."""
+    half = load().road_half
+    places = [p.column for p in state.places]
+    return range(min(-half, *places), max(half, *places) + 1)
+
+
 def _road(state: EkidenState) -> None:
-    """The printed road's 27 columns, each split by its centre line: the pieces stand on the
-    side they crossed to, nearest the line first; columns past the printed road are grey."""
-    d = load()
-    half = d.road_half
-    columns = range(
-        min(-half, *(p.column for p in state.places)),
-        max(half, *(p.column for p in state.places)) + 1,
-    )
+    """The whole road, every column on screen at once (no sideways scrolling, so no piece is
+    ever out of sight): one row of 27 where a column can be 1.2 rem wide, else rows of 9
+    (three road cards each). Each column is split by its centre line; the pieces stand on the
+    side they crossed to, nearest the line first (top); columns past the printed road are
+    grey."""
+    half = load().road_half
+    columns = road_columns(state)
     side = engine.side_after(len(state.history))
-    head, cells = [], []
+    cells = []
     for column in columns:
-        head.append(f'<th colspan="2">{column:+d}</th>' if column else '<th colspan="2">S</th>')
         here = sorted(
             (t_ for t_ in range(state.teams) if state.places[t_].column == column),
             key=lambda t_: state.places[t_].slot,
         )
-        # left of the line the nearest piece is the rightmost; right of it, the leftmost
-        pieces = "".join(_piece(state, t_) for t_ in (reversed(here) if side == "L" else here))
-        css = "start" if column == 0 else ("off" if abs(column) > half else "")
-        left, right = (pieces, "") if side == "L" else ("", pieces)
-        cells.append(f'<td class="l {css}">{left}</td><td class="r {css}">{right}</td>')
-    ahead = max(p.column for p in state.places) > 2  # the leaders are out ahead: show them
+        pieces = "".join(_piece(state, t_, column) for t_ in here)
+        printed = abs(column) <= half
+        css = ["col", side, "start" if column == 0 else ("" if printed else "off")]
+        if printed and (column + half) % CARD_COLUMNS == 0:
+            css.append("card")  # a road card begins here
+        label = f"{column:+d}" if column else "S"
+        cells.append(
+            f'<div class="{" ".join(c for c in css if c)}" data-column="{column}">'
+            f'<span class="num">{label}</span>{pieces}</div>'
+        )
+    # one row only while every column keeps its width; the container decides
+    one_row = len(columns) * COLUMN_REM
+    narrow = (
+        f"@container (max-width: {one_row:.1f}rem) {{ .ek-road .cols "
+        f"{{ grid-template-columns: repeat({NARROW_ROW}, minmax(0, 1fr)); }}"
+        " .ek-road .piece { width: 1.15rem; height: 1.15rem; line-height: 1.15rem; } }"
+    )
+    words = html_text(tr("ekiden.ui.road_label"))
     st.html(
-        f'{ROAD_CSS}<div class="road{" ahead" if ahead else ""}"><table class="road">'
-        f"<tr>{''.join(head)}</tr><tr>{''.join(cells)}</tr></table></div>"
+        f"{ROAD_CSS}<style>{narrow}</style>"
+        f'<div class="ek-road" role="img" aria-label="{words}">'
+        f'<div class="cols" style="--cols: {len(columns)}">{"".join(cells)}</div></div>'
     )
     st.caption(tr("ekiden.ui.road_note", side=tr(SIDE_KEYS[side])))
     if any(abs(p.column) > half for p in state.places):
         st.warning(tr("ekiden.ui.past_road"))
 
 
-def _piece(state: EkidenState, team: int) -> str:
+def _piece(state: EkidenState, team: int, column: int) -> str:
     colour = load().colour(state.setup.teams[team].colour)
     hex_ = colour.hex if colour else "#777"
     light = " light" if colour and colour.key == "yellow" else ""
-    name = html_text(state.setup.teams[team].name)
+    name = html_text(f"{state.setup.teams[team].name} {column:+d}")
     return f'<span class="piece{light}" style="background:{hex_}" title="{name}">{team + 1}</span>'
+
+
+def scroller(table: str, label: str, hint_below: float) -> str:
+    """A table that may be wider than the screen, in a box that scrolls sideways (marked for
+    the layout checks): a shadow at an edge with more columns beyond it, and a line saying
+    so under it where the box is narrower than ``hint_below`` rem."""
+    hint = html_text(tr("ekiden.ui.scroll_hint"))
+    query = (
+        f"<style>@container (max-width: {hint_below:.0f}rem)"
+        f" {{ .ek-wrap .ek-hint.w{hint_below:.0f} {{ display: block; }} }}</style>"
+    )
+    return (
+        f'{query}<div class="ek-wrap"><div class="aids-scroll-x ek-scroll" tabindex="0"'
+        f' role="region" aria-label="{html_text(label)}">{table}</div>'
+        f'<p class="ek-hint w{hint_below:.0f}">⇆ {hint}</p></div>'
+    )
 
 
 def _standings(ctx: TableContext) -> None:
@@ -122,10 +172,9 @@ def _legs(ctx: TableContext) -> None:
         back = engine.columns_gained(state, load().return_legs)
         gained = "".join(f"<td>{o:+d} / {b:+d}</td>" for o, b in zip(out, back, strict=True))
         rows.append(f"<tr><td>{html_text(tr('ekiden.ui.out_back'))}</td>{gained}</tr>")
-        st.html(
-            f'{ROAD_CSS}<div class="road"><table class="legs"><tr><th>#</th>{head}</tr>'
-            f"{''.join(rows)}</table></div>"
-        )
+        table = f'<table class="legs"><tr><th>#</th>{head}</tr>{"".join(rows)}</table>'
+        wide = 3 + 8 * state.teams  # rem: a leg's cell is about 8 rem
+        st.html(TABLE_CSS + scroller(table, tr("ekiden.ui.leg_results"), wide))
         _leg_detail(ctx)
 
 
@@ -160,7 +209,5 @@ def _leg_detail(ctx: TableContext) -> None:
             str(e.standing),
         ]
         rows.append("<tr>" + "".join(f"<td>{html_text(c)}</td>" for c in cells) + "</tr>")
-    st.html(
-        f'{ROAD_CSS}<div class="road"><table class="legs"><tr>{head}</tr>'
-        f"{''.join(rows)}</table></div>"
-    )
+    table = f'<table class="legs"><tr>{head}</tr>{"".join(rows)}</table>'
+    st.html(TABLE_CSS + scroller(table, tr("ekiden.ui.leg_detail"), 42))

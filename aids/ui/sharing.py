@@ -120,7 +120,7 @@ def share(ctx: TableContext) -> None:
         qr_col, text_col = st.columns([1, 2])
         qr_col.image(qr_png(link), width=180, alt=tr("table.viewer_link"))
         text_col.markdown(f"**{md_text(tr('table.viewer_link'))}**")
-        text_col.code(link, language=None)
+        text_col.code(link, language=None, wrap_lines=True)
         paper = paper_choice("paper", text_col)
         text_col.download_button(
             tr("table.download_sheet"),

@@ -272,3 +272,86 @@ def test_an_english_page_holds_no_japanese_but_the_names(
         assert japanese(page, names) == [], url
     shot(page, "ekiden-viewer-en-1280-open")
     page.close()
+
+
+def relay_at(service: TableService, moment: str) -> tuple[str, str]:
+    """A relay at its ``start`` (five teams on S), ``mid``-way (leg 5) or its ``end``, where
+    the last team is back at -11 and the winner past the printed road (+20)."""
+    teams = [*TEAMS, ("Dai", "yellow"), ("Emi", "purple")] if moment == "start" else TEAMS
+    setup = {"teams": [{"name": n, "colour": c} for n, c in teams], "start": 0, "course": COURSE}
+    info, key = service.create("ekiden", f"Road {moment}", setup)
+    pid = info.public_id
+    legs = {"start": 0, "mid": 4, "end": 10}[moment]
+    for leg in range(1, legs + 1):
+        service.record(pid, key, service.snapshot(pid).seq,
+                       {"type": "situation", "leg": leg, "marks": "o-o-x"})  # fmt: skip
+        while (snap := service.snapshot(pid)).state.phase == "runners":
+            team = engine.next_runner(snap.state)
+            card = [{"power": 2, "up": 1, "down": 2 if leg == 1 else 1},
+                    {"power": 6, "up": 2, "down": 1},
+                    {"power": 4, "up": 1, "down": 1}][team]  # fmt: skip
+            service.record(pid, key, snap.seq, {"type": "run", "team": team, "leg": leg,
+                                                "runner": card})  # fmt: skip
+    if moment == "end":
+        columns = sorted(p.column for p in service.snapshot(pid).state.places)
+        assert columns == [-11, 10, 20]
+    return pid, key
+
+
+@pytest.mark.parametrize("moment", ["start", "mid", "end"])
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+def test_the_road_shows_all_its_columns_and_every_piece_on_screen(
+    server: tuple[str, Path], browser: Any, viewport: dict[str, int], moment: str
+) -> None:
+    """Boards that fit (issue 19): the road's 27 columns (and any a piece passed) are all
+    drawn at 1280 × 800 and 390 × 844, every piece inside the road and on the screen's
+    width, no column number or piece over another, nothing wider than the screen but the
+    tables marked as sideways scrollers (which say so); at the end the last team (-11) is
+    drawn as well as the winner past the printed road (+20)."""
+    from tests.e2e import fit
+
+    base, db = server
+    service = TableService(SqliteStore(db), engines())
+    pid, key = relay_at(service, moment)
+    state = service.snapshot(pid).state
+    page = browser.new_page(viewport=viewport)
+    for url in (referee_url(base, pid, key, "en"), viewer_url(base, pid, "en")):
+        page.goto(url)
+        settle(page, 1500)
+        numbers = fit.boxes(page, ".ek-road .num")
+        drawn = [b["text"] for b in numbers]
+        assert drawn[0] == "-13" and "+13" in drawn and "S" in drawn, drawn
+        assert len(drawn) == max(27, 1 + max(p.column for p in state.places) + 13)
+        pieces = fit.boxes(page, ".ek-road .piece")
+        assert len(pieces) == state.teams, "a piece is not drawn"
+        assert fit.outside(page, ".ek-road", ".piece") == []
+        assert fit.overlaps(page, ".ek-road .piece, .ek-road .num") == []
+        width = viewport["width"]
+        assert all(p["x"] >= 0 and p["x"] + p["w"] <= width for p in pieces), pieces
+        assert fit.too_wide(page) == []
+        for scroller in page.locator(".aids-scroll-x").all():  # each says it scrolls
+            assert scroller.get_attribute("role") == "region" and scroller.get_attribute(
+                "aria-label"
+            )
+    shot(page, f"ekiden-road-{moment}-{width}", full_page=True)
+    page.close()
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+def test_axe_finds_no_wcag_violation_on_the_ekiden_pages(
+    server: tuple[str, Path], browser: Any, viewport: dict[str, int]
+) -> None:
+    """The runner's rows of buttons, the road and the sideways tables pass axe-core's WCAG 2
+    A/AA rules (scrolling boxes can be reached by keyboard and are named)."""
+    from tests.e2e.helpers import axe_violations
+
+    base, db = server
+    service = TableService(SqliteStore(db), engines())
+    pid, key = mid_relay(service)
+    page = browser.new_page(viewport=viewport)
+    for url in (referee_url(base, pid, key, "en"), viewer_url(base, pid, "ja")):
+        page.goto(url)
+        settle(page, 1500)
+        problems = axe_violations(page)
+        assert problems == [], url
+    page.close()
