@@ -151,7 +151,7 @@ def _field(ctx: TableContext) -> None:
     heads = "".join(f"<th>{html_text(h)}</th>" for h in head)
     label = html_text(tr("gn.ui.field"))
     st.html(
-        f'{CSS}<div class="scroll" tabindex="0" role="region" aria-label="{label}">'
+        f'{CSS}<div class="scroll aids-scroll-x" tabindex="0" role="region" aria-label="{label}">'
         f'<table class="gn"><tr>{heads}</tr>{"".join(f"<tr>{r}</tr>" for r in rows)}</table></div>'
     )
 
@@ -191,7 +191,10 @@ def _odds(ctx: TableContext) -> None:
             )
         head = "".join(f"<th>{html_text(tr(k))}</th>" for k in ("gn.ui.horse", "gn.ui.price",
                        "gn.ui.handicap", "gn.kind.win", "gn.kind.show"))  # fmt: skip
-        st.html(f'{CSS}<table class="gn"><tr>{head}</tr>{"".join(rows)}</table>')
+        label = html_text(tr("gn.ui.odds_board"))
+        st.html(f'{CSS}<div class="scroll aids-scroll-x" tabindex="0" role="region" '
+                f'aria-label="{label}"><table class="gn"><tr>{head}</tr>{"".join(rows)}'
+                "</table></div>")  # fmt: skip
 
 
 def _money(ctx: TableContext) -> None:
@@ -216,5 +219,6 @@ def _money(ctx: TableContext) -> None:
                 f"<td>{html_text(tr(f'gn.reason.{line.reason}'))}</td><td>{html_text(horse)}</td></tr>"
             )
         label = html_text(tr("gn.ui.ledger"))
-        st.html(f'{CSS}<div class="scroll" tabindex="0" role="region" aria-label="{label}">'
-                f'<table class="gn">{"".join(rows)}</table></div>')  # fmt: skip
+        body = "".join(rows)
+        st.html(f'{CSS}<div class="scroll aids-scroll-x" tabindex="0" role="region" '
+                f'aria-label="{label}"><table class="gn">{body}</table></div>')  # fmt: skip

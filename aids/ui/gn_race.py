@@ -116,7 +116,7 @@ def _lane_row(
     seq = ctx.snapshot.seq
     track = state.setup.track
     if offers:
-        row = st.container(horizontal=True, key=f"mv_{seq}_{lane}", gap="small")
+        row = st.container(horizontal=True, key=f"mv_{seq}_{lane}", gap="xsmall")
         for x in offers:
             to = state.distance[horse] + x.forward
             row.button(
@@ -213,24 +213,17 @@ def _cards(ctx: TableContext, draw: draws.Draw | None) -> None:
             deck = tr(f"gn.deck.{draw.deck}")
             note = md_tr("gn.ui.draw_card", horse=horse_label(state, draw.horse), deck=deck)
             st.markdown(f"**{note}**")
-        st.selectbox(
+        # the horse and the card's numbers on one row (the horse above them on a phone)
+        fields = st.container(horizontal=True, key=f"card_fields_{seq}", gap="xsmall")
+        fields.selectbox(
             tr("gn.ui.card_horse"),
             options=runners,
             index=runners.index(default),
             format_func=lambda h: horse_label(state, h),
             key=f"ch_{seq}",
             on_change="ignore",
+            width=190,
         )
-        target = engine.advance_target(state, default)
-        if target is not None and target != default:
-            st.caption(md_tr("gn.ui.advance_instead", horse=horse_label(state, target)))
-        if target is not None:
-            room = lanes.advance_room(state, target, 20)
-            if room < 20:
-                st.caption(md_tr("gn.ui.advance_room", horse=horse_label(state, target), room=room))
-        fields = st.container(
-            horizontal=True, key=f"card_fields_{seq}", gap="small"
-        )  # one row on a phone
         fields.number_input(
             tr("gn.ui.value"), min_value=-20, max_value=20, value=None, key=f"cv_{seq}",
             on_change="ignore", width=94,
@@ -243,14 +236,26 @@ def _cards(ctx: TableContext, draw: draws.Draw | None) -> None:
             tr("gn.ui.moved_short"), min_value=0, max_value=20, value=None, key=f"cm_{seq}",
             on_change="ignore", width=94,
         )  # fmt: skip
-        valued = st.container(horizontal=True, key=f"cards_n_{seq}", gap="small")
+        target = engine.advance_target(state, default)
+        notes = []
+        if target is not None and target != default:
+            notes.append(md_tr("gn.ui.advance_instead", horse=horse_label(state, target)))
+        if target is not None:
+            room = lanes.advance_room(state, target, 20)
+            if room < 20:
+                notes.append(
+                    md_tr("gn.ui.advance_room", horse=horse_label(state, target), room=room)
+                )
+        if notes:
+            st.caption(" ".join(notes))
+        valued = st.container(horizontal=True, key=f"cards_n_{seq}", gap="xsmall")
         for effect in VALUED:
             valued.button(
                 tr(f"gn.ui.card_{effect}"),
                 key=f"card_{effect}",
                 on_click=checked(ctx, _card(ctx, effect, default)),
             )
-        plain = st.container(horizontal=True, key=f"cards_plain_{seq}", gap="small")
+        plain = st.container(horizontal=True, key=f"cards_plain_{seq}", gap="xsmall")
         for effect in PLAIN:
             plain.button(
                 tr(f"gn.ui.card_{effect}"),

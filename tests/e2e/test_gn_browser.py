@@ -1,10 +1,14 @@
 """A whole Grand National played through the pages in chromium, as a new table would: each
-player writes a blind bet on their own phone (390 px), the referee records the going, the lane
-spins, a bet and the start, then every move to the finish on a short track; the phone viewer
-shows the settled money. Screenshots are saved."""
+player writes a blind bet on their own phone (390 px) or says none, the referee records "no
+blind bet" for the player without a phone, the going, the lane spins, a bet and the start,
+then every move to the finish on a short track, each a tap on the lengths the squares offer;
+the phone viewer shows the settled money. Taps per action are counted and printed, and the
+browser is watched for reruns: no tap of an action but its last asks the server for anything.
+Screenshots are saved."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -12,78 +16,183 @@ import pytest
 
 from aids.core.links import referee_url, viewer_url
 from aids.games.base import REFEREE, Role
-from aids.games.grand_national import engine
+from aids.games.grand_national import engine, lanes
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
+from tests.e2e import fit
 from tests.e2e.helpers import on_screen, settle, shot, tap
+from tests.e2e.scenes import gn_race
 from tests.ui.test_gn_page import short_table
 
 pytestmark = pytest.mark.e2e
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+NAMES = ["あき", "日本語"]  # a player's own name (and its horses'), the language switch's
 
 
-def pill(page: Any, key: str, text: str) -> None:
-    tap(page, page.locator(f".st-key-{key} button").filter(has_text=text).first)
+class Reruns:
+    """The reruns a page asks its server for, counted from the browser's websocket frames
+    (a tap on a widget that waits for the server sends one; the page's own ticks are left
+    out: they are automatic fragment runs)."""
+
+    def __init__(self, page: Any) -> None:
+        self.count = 0
+        page.on("websocket", lambda ws: ws.on("framesent", self._frame))
+
+    def _frame(self, payload: Any) -> None:
+        if not isinstance(payload, bytes):
+            return
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg()
+        try:
+            msg.ParseFromString(payload)
+        except Exception:  # not a BackMsg: not a rerun
+            return
+        if msg.WhichOneof("type") == "rerun_script":
+            run = msg.rerun_script
+            if not run.is_auto_rerun and not run.fragment_id:
+                self.count += 1
+
+
+def wait_seq(page: Any, service: TableService, pid: str, seq: int) -> None:
+    """Until the table holds ``seq`` steps and the page is drawn from it."""
+    for _ in range(300):
+        if service.snapshot(pid).seq >= seq:
+            break
+        page.wait_for_timeout(100)
+    assert service.snapshot(pid).seq >= seq, "the action was not recorded"
+    now = service.snapshot(pid).seq
+    page.locator(f".aids-seq[data-seq='{now}']").wait_for(state="attached", timeout=30000)
+    settle(page)
+
+
+def action(page: Any, reruns: Reruns, taps: list[Any]) -> int:
+    """Tap each locator in turn with no pause for the server, the last one (which records the
+    action) on the first screen; asserts that no tap but the last asked for a rerun."""
+    before = reruns.count
+    for locator in taps[:-1]:
+        locator.click()
+    page.wait_for_timeout(150)
+    assert reruns.count == before, "a tap before the last waited for the server"
+    on_screen(page, taps[-1])
+    taps[-1].click()
+    return len(taps)
+
+
+def choose(page: Any, key: str, option: str) -> list[Any]:
+    """A selectbox's two taps: open it, then the option."""
+    return [
+        page.locator(f".st-key-{key} input"),
+        page.get_by_role("option", name=option, exact=True),
+    ]
+
+
+def live(page: Any, key: str) -> Any:
+    """The element with widget key ``key`` in the newest run (not one left from the last)."""
+    return page.locator(f".st-key-{key}:not([data-stale='true'])")
+
+
+def chip(page: Any, key: str, text: str) -> Any:
+    return live(page, key).locator("button:visible").filter(has_text=text).first
+
+
+def move_taps(page: Any, state: Any, seq: int, horse: int) -> list[Any]:
+    """The farthest square the engine offers (its own lane on a tie): its lane's tab if
+    another, then its lengths."""
+    offers = lanes.landings(state, horse)
+    if not offers:
+        return [live(page, "boxed_go").locator("button:visible")]
+    x = max(offers, key=lambda o: (o.forward, o.lane == state.lane[horse], -o.lane))
+    button = live(page, f"mv_{seq}_{x.lane}_{x.forward}").locator("button:visible")
+    if button.count():
+        return [button]
+    return [page.get_by_role("tab", name=f"Lane {x.lane}", exact=True), button]
 
 
 def test_a_whole_grand_national_through_the_pages(server: tuple[str, Path], browser: Any) -> None:
     base, db = server
     service = TableService(SqliteStore(db), engines())
     pid, key = short_table(service)
-    for seat, stake in ((0, "10000"), (1, "0"), (2, "2500")):
+    counted: dict[str, list[int]] = {}
+    # blind bets: Aki bets on her phone; Ben says none on his; Chie has no phone
+    for seat in (0, 1):
         own = service.rotate_key(pid, key, Role.seat_of(seat))
         phone = browser.new_page(viewport=PHONE)
+        reruns = Reruns(phone)
         phone.goto(referee_url(base, pid, own, "en"))
         settle(phone, 800)
         seq = service.snapshot(pid).seq
-        phone.locator(f".st-key-bs_{seq} input").fill(stake)
-        seal = phone.get_by_role("button", name="Seal my blind bet")
         if seat == 0:
-            on_screen(phone, seal)
+            assert fit.japanese(phone, NAMES) == []
+            taps = [*choose(phone, f"bh_{seq}", "🔵 Ben 1"), chip(phone, f"bs_{seq}", "$10,000")]
+            taps.append(phone.get_by_role("button", name="Seal my blind bet"))
             shot(phone, "gn-seat-en-390-blind")
-        tap(phone, seal)
-        assert service.snapshot(pid, Role.seat_of(seat)).state.blind[seat] is not None
+            counted["blind bet (seat's phone)"] = [action(phone, reruns, taps)]
+        else:
+            taps = [phone.get_by_role("button", name="No blind bet", exact=True)]
+            counted["no blind bet (seat's phone)"] = [action(phone, reruns, taps)]
+        wait_seq(phone, service, pid, seq + 1)
         phone.close()
+    assert service.snapshot(pid, Role.seat_of(0)).state.blind[0].stake == 10000
     page = browser.new_page(viewport=LAPTOP)
+    reruns = Reruns(page)
     page.goto(referee_url(base, pid, key, "en"))
     settle(page, 800)
     assert "10,000" not in page.inner_text("body")  # sealed from the referee too
     seq = service.snapshot(pid).seq
-    pill(page, f"going_{seq}", "Soft")
-    tap(page, page.get_by_role("button", name="Record the going"))
+    taps = [page.get_by_role("button", name="🟢 Chie: no blind bet")]
+    counted["no blind bet (referee, for a seat)"] = [action(page, reruns, taps)]
+    wait_seq(page, service, pid, seq + 1)
+    seq = service.snapshot(pid).seq
+    counted["spin (going, lanes, caps)"] = [
+        action(page, reruns, [chip(page, f"going_{seq}", "Soft")])
+    ]
+    wait_seq(page, service, pid, seq + 1)
     for lane in range(1, 5):
         seq = service.snapshot(pid).seq
-        pill(page, f"lane{lane}_{seq}", "Red")
-        tap(page, page.get_by_role("button", name=f"Record lane {lane}"))
+        taps = [chip(page, f"lane{lane}_{seq}", "Red")]
+        counted["spin (going, lanes, caps)"].append(action(page, reruns, taps))
+        wait_seq(page, service, pid, seq + 1)
     assert service.snapshot(pid).state.phase == "market"
+    assert fit.japanese(page, NAMES) == []
     seq = service.snapshot(pid).seq
-    page.locator(f".st-key-wa_{seq} input").fill("3000")
-    tap(page, page.get_by_role("button", name="Take the bet"))
-    assert service.snapshot(pid).state.wagers[0].stake == 3000
+    taps = [
+        chip(page, f"ws_{seq}", "Ben"),
+        *choose(page, f"wh_{seq}", "🔴 あき 1 · Win 12/1 · Show 3/1"),
+    ]
+    taps += [chip(page, f"wa_{seq}", "$2,000"), page.get_by_role("button", name="Take the bet")]
+    counted["bet at the posted odds (referee)"] = [action(page, reruns, taps)]
+    wait_seq(page, service, pid, seq + 1)
+    wager = service.snapshot(pid).state.wagers[0]
+    assert (wager.seat, wager.horse, wager.kind, wager.stake) == (1, 0, "win", 2000)
     shot(page, "gn-referee-en-market")
+    seq = service.snapshot(pid).seq
     tap(page, page.get_by_role("button", name="They're off: start the race"))
-    for _ in range(120):
+    wait_seq(page, service, pid, seq + 1)
+    fit.in_first_screen(page, ".st-key-move_box")  # scrolls to the top: the market was longer
+    counted["horse move"] = []
+    for _ in range(150):
         snap = service.snapshot(pid, REFEREE)
         if snap.outcome is not None:
             break
         state = snap.state
         if engine.needs_spin(state):
-            pill(page, f"spin_{snap.seq}", "Blue")
-            tap(page, page.get_by_role("button", name="Record the spin"))
-            continue
-        horse = engine.next_horse(state)
-        assert horse is not None
-        page.locator(f".st-key-mf_{snap.seq} input").fill(str(state.handicap[horse] + 5))
-        move = page.get_by_role("button", name="Move", exact=True)
-        on_screen(page, move)  # the confirm button is on screen at 1280 × 800
-        tap(page, move)
-        assert service.snapshot(pid).seq == snap.seq + 1, "the move was not recorded"
-        if state.round == 2 and horse == 4:
-            shot(page, "gn-referee-en-race")
+            taps = [chip(page, f"spin_{snap.seq}", "Blue")]
+            counted["spin (going, lanes, caps)"].append(action(page, reruns, taps))
+        else:
+            horse = engine.next_horse(state)
+            assert horse is not None
+            taps = move_taps(page, state, snap.seq, horse)
+            counted["horse move"].append(action(page, reruns, taps))
+            if state.round == 2 and horse == 4:
+                shot(page, "gn-referee-en-race")
+                assert fit.japanese(page, NAMES) == []
+        wait_seq(page, service, pid, snap.seq + 1)
+        assert lanes.shared_squares(service.snapshot(pid).state) == ()
     final = service.snapshot(pid, REFEREE)
-    assert final.outcome is not None and final.state.settled and len(final.state.placed) == 4
+    assert final.outcome is not None and final.state.settled and final.state.placed
     assert final.state == service.replay(pid)
     phone = browser.new_page(viewport=PHONE)
     phone.goto(viewer_url(base, pid, "ja"))
@@ -93,6 +202,52 @@ def test_a_whole_grand_national_through_the_pages(server: tuple[str, Path], brow
     shot(phone, "gn-viewer-ja-390", full_page=True)
     page.close()
     phone.close()
+    print("\nGrand National taps per action (chromium, 1280 px referee, 390 px phones):")
+    for name, taps_each in counted.items():
+        spread = Counter(taps_each)
+        print(f"  {name}: " + ", ".join(f"{n} taps × {c}" for n, c in sorted(spread.items())))
+    assert max(counted["horse move"]) <= 3
+    assert max(counted["bet at the posted odds (referee)"]) < 7
+    assert max(counted["spin (going, lanes, caps)"]) == 1
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+def test_a_move_mid_race_is_a_tap_or_two_on_the_first_screen(
+    server: tuple[str, Path], browser: Any, viewport: dict[str, int]
+) -> None:
+    """Round 2 (the scene's first turn left horses on shared squares: flagged): the move's
+    lengths are on the first screen, nothing is wider than the screen, a lane's tab does not
+    move the page or ask the server, and a lane change is two taps."""
+    base, db = server
+    service = TableService(SqliteStore(db), engines())
+    pid, key = gn_race(service)
+    service.record(pid, key, service.snapshot(pid).seq, {"type": "spin", "colour": "red"})
+    page = browser.new_page(viewport=viewport)
+    reruns = Reruns(page)
+    page.goto(referee_url(base, pid, key, "en"))
+    settle(page, 1000)
+    seq = service.snapshot(pid).seq
+    width = viewport["width"]
+    assert "Two horses on one square" in page.inner_text("body")
+    assert fit.in_first_screen(page, f".st-key-mv_{seq}_1 button") == []
+    wide = fit.too_wide(page)
+    assert wide == [], "\n".join(wide)
+    assert fit.japanese(page, NAMES) == []
+    shot(page, f"gn-referee-en-{width}-move")
+    state = service.snapshot(pid).state
+    horse = engine.next_horse(state)
+    assert horse == 0
+    x = next(o for o in lanes.landings(state, horse) if o.lane == 3)
+    top = fit.scroll_top(page)
+    tab = page.get_by_role("tab", name="Lane 3", exact=True)
+    button = live(page, f"mv_{seq}_3_{x.forward}").locator("button:visible")
+    taps = action(page, reruns, [tab, button])
+    wait_seq(page, service, pid, seq + 1)
+    assert abs(fit.scroll_top(page) - top) <= 1, "a tap moved the page"
+    assert service.snapshot(pid).log[-1].action == x.move(horse)
+    print(f"\nGrand National lane change at {width} px: {taps} taps (lane's tab, lengths)")
+    assert taps == 2
+    page.close()
 
 
 def test_a_table_on_the_boards_own_track_file(
