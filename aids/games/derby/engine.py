@@ -267,7 +267,18 @@ def legal_actions(state: DerbyState) -> list[Action]:
         actions.extend(PlayCard(p, h, c) for c in legal_cards(state, h))
     if can_pass(state):
         actions.append(Pass(p))
+        dead = _dead_cards(state, p)
+        if dead and state.deck:  # else a hand of dead cards could pass for ever, drawing none
+            actions.append(Pass(p, discard=dead))
     return actions
+
+
+def _dead_cards(state: DerbyState, player: int) -> tuple[Card, ...]:
+    """The cards of fallen horses in a simulation's hand (what a pass may discard)."""
+    if state.setup.mode != "simulation":
+        return ()
+    fallen = {state.setup.horses[h].colour for h, f in enumerate(state.fallen) if f is not None}
+    return tuple(c for c in state.hands[player] if c.colour in fallen)
 
 
 # --- apply -------------------------------------------------------------------------------

@@ -553,3 +553,26 @@ def test_actions_round_trip_through_dicts() -> None:
     for a in actions:
         assert action_from_dict(a.to_dict()) == a
         assert action_from_dict(a.to_dict()).to_dict() == a.to_dict()
+
+
+def test_random_simulated_races_end_a_hand_of_fallen_horses_cards_may_be_discarded_on_a_pass() -> (
+    None
+):
+    """Rules 2 and 4: a player with no playable card passes and may discard fallen horses'
+    cards, then draws back up to 8. ``legal_actions`` offers that discard, so random play
+    over it never sticks on a hand of dead cards with the pile not out."""
+    import random
+
+    from aids.games.derby import engine as derby_engine
+    from aids.games.derby.model import DerbySetup as Setup
+
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = derby_engine.initial_state(
+            Setup.default(["A", "B", "C", "D"][: 2 + seed % 3], mode="simulation", seed=seed)
+        )
+        for _ in range(3000):
+            if state.ended:
+                break
+            state = derby_engine.apply(state, rng.choice(derby_engine.legal_actions(state)))
+        assert state.ended, f"seed {seed} did not end"
