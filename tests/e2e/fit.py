@@ -54,8 +54,8 @@ _TOO_WIDE = """([scroller, slack]) => {
 _BOXES = """(selector) => [...document.querySelectorAll(selector)]
   .filter(el => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0; })
   .map(el => { const b = el.getBoundingClientRect();
-    return {x: b.left, y: b.top, w: b.width, h: b.height,
-            text: (el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 40)}; })"""
+    const text = el.textContent || el.getAttribute('aria-label') || '';
+    return {x: b.left, y: b.top, w: b.width, h: b.height, text: text.trim().slice(0, 40)}; })"""
 
 _FIRST_SCREEN = """() => {
   const height = window.innerHeight, out = [];

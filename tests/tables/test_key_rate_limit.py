@@ -225,7 +225,7 @@ def test_three_stale_referee_tabs_refuse_none_of_twelve_clicks(
 def test_players_old_seat_links_cost_nothing_after_every_seat_link_is_reissued(
     service: TableService,
 ) -> None:
-    """"Issue every seat link and print them" rotates every seat's key while the phones
+    """Issuing every seat link to print them rotates every seat's key while the phones
     still hold the old ones: each phone is told its link was replaced, nothing is spent."""
     pid, key = gn_table(service)
     first = [service.rotate_key(pid, key, Role.seat_of(s)) for s in range(3)]

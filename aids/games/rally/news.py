@@ -43,4 +43,3 @@ def winner(state: RallyState) -> int | None:
     if state.setup.teams or not state.arrived:
         return None
     return state.arrived[0]
-
