@@ -4,23 +4,20 @@ paper card, the odds board and the money ledger. Read-only: the viewer's page to
 
 from __future__ import annotations
 
-import base64
-
 import streamlit as st
 
-from aids.core.i18n import t
 from aids.games.grand_national import engine
 from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import horse_label, money, stable_label
 from aids.games.grand_national.model import BANK, HELD, SEALED, GnState
 from aids.ui.common import html_text, ink_on, md_text, md_tr, tr
 from aids.ui.context import TableContext
+from aids.ui.gn_track import course_html
 
 CSS = """
 <style>
-.gn-strip img { width: 100%; height: auto; border: 1px solid #c9ccd1; border-radius: 6px; }
 table.gn { border-collapse: collapse; font-size: 14px; }
-table.gn td, table.gn th { padding: 3px 6px; white-space: nowrap; text-align: left; }
+table.gn td, table.gn th { padding: 3px 5px; white-space: nowrap; text-align: left; }
 table.gn td.n { text-align: right; }
 .grid64 { display: grid; grid-template-columns: repeat(16, 16px); gap: 1px; margin: 2px 0 8px; }
 .grid64 span { width: 16px; height: 14px; font-size: 8px; line-height: 14px; text-align: center;
@@ -34,7 +31,8 @@ table.gn td.n { text-align: right; }
 
 def board(ctx: TableContext) -> None:
     state: GnState = ctx.state
-    st.html(CSS + _strip(state, ctx.lang))
+    track = state.setup.track
+    st.html(course_html(state, ctx.lang, tr("gn.ui.strip_label", track=track.name(ctx.lang))))
     if state.phase == "race":
         _order(state)
     _field(ctx)
@@ -50,65 +48,6 @@ def _disc(state: GnState, horse: int) -> tuple[str, str]:
     return fill, ink_on(fill)
 
 
-def _strip(state: GnState, lang: str) -> str:
-    """The two laps as one strip: lanes across, landmarks as ticks, each horse as a disc
-    numbered by its cap (1 red, 2 black, 3 white, 4 blue) in its owner's colour."""
-    track = state.setup.track
-    finish = track.finish
-    width, lane_h, left = 900.0, 22.0, 10.0
-    height = lane_h * track.lanes + 40
-    scale = (width - 2 * left) / finish
-
-    def x(distance: int) -> float:
-        return left + min(distance, finish) * scale
-
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">',
-        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#e8f3e4"/>',
-    ]
-    for lane in range(1, track.lanes):
-        y = 20 + lane * lane_h
-        parts.append(f'<line x1="{left}" x2="{width - left}" y1="{y}" y2="{y}" stroke="#c5d9bf"/>')
-    marks = []
-    for lap in range(load().laps):
-        base = lap * track.lap
-        marks += [(base + f, "#6d4c41", "▮") for f in track.fences]
-        marks += [(base + track.water, "#1565c0", "≈"), (base + track.melling_road, "#777", "M")]
-        marks += [(base + h, "#b8860b", "∩") for h in track.horseshoes]
-    for at, colour, sign in marks:
-        parts.append(
-            f'<text x="{x(at):.1f}" y="14" font-size="11" text-anchor="middle" fill="{colour}">'
-            f"{sign}</text>"
-            f'<line x1="{x(at):.1f}" x2="{x(at):.1f}" y1="18" y2="{height - 4}" '
-            f'stroke="{colour}" stroke-opacity="0.35"/>'
-        )
-    parts.append(
-        f'<line x1="{x(finish):.1f}" x2="{x(finish):.1f}" y1="0" y2="{height}" stroke="#000" '
-        'stroke-width="3"/>'
-    )
-    spots: dict[tuple[int, int], list[int]] = {}
-    for h in range(state.horses):
-        if state.status[h] not in ("fallen", "withdrawn"):
-            spots.setdefault((state.distance[h], state.lane[h]), []).append(h)
-    for (distance, lane), here in spots.items():
-        for i, h in enumerate(here):  # horses sharing a spot side by side, not hidden
-            fill, ink = _disc(state, h)
-            cx = x(distance) + (i - (len(here) - 1) / 2) * 17
-            cy = 20 + (lane - 0.5) * lane_h
-            faded = ' opacity="0.45"' if state.status[h] == "pulled_up" else ""
-            parts.append(
-                f'<g{faded}><circle cx="{cx:.1f}" cy="{cy:.1f}" r="9" fill="{fill}" '
-                f'stroke="#333"/><text x="{cx:.1f}" y="{cy + 4:.1f}" font-size="11" '
-                f'font-weight="700" text-anchor="middle" fill="{ink}">'
-                f"{h % load().horses + 1}</text></g>"
-            )
-    parts.append("</svg>")
-    data = base64.b64encode("".join(parts).encode()).decode("ascii")
-    label = html_text(t("gn.ui.strip_label", lang, track=track.name(lang)))
-    return f'<div class="gn-strip"><img src="data:image/svg+xml;base64,{data}" alt="{label}"></div>'
-
-
 def _order(state: GnState) -> None:
     """Who moves this turn, in the engine's order; ✓ has moved."""
     horses = engine.turn_order(state)
@@ -121,8 +60,11 @@ def _order(state: GnState) -> None:
 def _field(ctx: TableContext) -> None:
     state: GnState = ctx.state
     track = state.setup.track
-    head = ["#", tr("gn.ui.horse"), tr("gn.ui.distance"), tr("gn.ui.lane"), tr("gn.ui.handicap"),
-            tr("gn.ui.speed_left"), tr("gn.ui.penalty"), tr("gn.ui.status")]  # fmt: skip
+    # short heads, their full words as a tooltip: the table fits the laptop's column
+    heads = [("#", "#"), ("gn.ui.horse", "gn.ui.horse"), ("gn.ui.col_distance", "gn.ui.distance"),
+             ("gn.ui.lane", "gn.ui.lane"), ("gn.ui.col_handicap", "gn.ui.handicap"),
+             ("gn.ui.col_speed", "gn.ui.speed_left"), ("gn.ui.col_penalty", "gn.ui.penalty"),
+             ("gn.ui.status", "gn.ui.status")]  # fmt: skip
     order = engine.race_order(state)
     rest = [h for h in range(state.horses) if h not in order and h not in state.placed]
     rows = []
@@ -132,27 +74,31 @@ def _field(ctx: TableContext) -> None:
         status = tr(f"gn.status.{state.status[h]}")
         if h in place:
             status = tr("gn.ui.placed", place=place[h])
-        elif h in state.moved and state.phase == "race":
-            status += " ✓"
+        elif state.status[h] == "running" and state.phase == "race":
+            status = "✓" if h in state.moved else ""  # running: moved this round, or not yet
         fill, ink = _disc(state, h)
         disc = (f'<span style="background:{fill};color:{ink};padding:0 5px;border-radius:8px">'
                 f"{h % load().horses + 1}</span>")  # fmt: skip
         cells = [
             str(i + 1),
             f"{disc} {html_text(horse_label(state, h))}",
-            html_text(tr("gn.ui.distance_at", distance=state.distance[h], lap=lap)),
+            f"{state.distance[h]} ({lap})",
             str(state.lane[h]),
             str(state.handicap[h]),
-            f"{state.speed_left(h)} / {state.top()}",
+            f"{state.speed_left(h)}/{state.top()}",
             str(state.penalty[h] or ""),
             html_text(status),
         ]
         rows.append("".join(f"<td>{c}</td>" for c in cells))
-    heads = "".join(f"<th>{html_text(h)}</th>" for h in head)
+    head = "".join(
+        f'<th title="{html_text(tr(full) if full != "#" else "#")}">'
+        f"{html_text(tr(short) if short != '#' else '#')}</th>"
+        for short, full in heads
+    )
     label = html_text(tr("gn.ui.field"))
     st.html(
         f'{CSS}<div class="scroll aids-scroll-x" tabindex="0" role="region" aria-label="{label}">'
-        f'<table class="gn"><tr>{heads}</tr>{"".join(f"<tr>{r}</tr>" for r in rows)}</table></div>'
+        f'<table class="gn"><tr>{head}</tr>{"".join(f"<tr>{r}</tr>" for r in rows)}</table></div>'
     )
 
 

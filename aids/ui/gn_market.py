@@ -38,15 +38,15 @@ def stake_choice(most: int, key: str) -> None:
     """A stake in one tap (round amounts up to ``most``, the engine's limit) or typed; both
     stay in the browser until the bet's button (no tap waits for the server)."""
     amounts = [a for a in QUICK_STAKES if a <= most]
-    left, right = st.columns([3, 1], vertical_alignment="bottom")
-    left.pills(
+    st.pills(
         tr("gn.ui.stake_most", most=money(most)),
         options=amounts,
         format_func=money,
         key=key,
         on_change="ignore",
+        wrap=True,
     )
-    right.number_input(
+    st.number_input(
         tr("gn.ui.stake_other"),
         min_value=1,
         max_value=max(1, most),
@@ -54,6 +54,7 @@ def stake_choice(most: int, key: str) -> None:
         step=500,
         key=f"{key}_other",
         on_change="ignore",
+        width=160,
     )
 
 

@@ -228,6 +228,8 @@ def test_a_move_mid_race_is_a_tap_or_two_on_the_first_screen(
     settle(page, 1000)
     seq = service.snapshot(pid).seq
     width = viewport["width"]
+    live(page, f"mv_{seq}_1").wait_for(timeout=30000)  # drawn, however busy the server
+    settle(page)
     assert "Two horses on one square" in page.inner_text("body")
     assert fit.in_first_screen(page, f".st-key-mv_{seq}_1 button") == []
     wide = fit.too_wide(page)
