@@ -155,8 +155,13 @@ def heading(text: str) -> None:
 
 # Shared page styles. The main block's top padding is Streamlit's 8rem under the top
 # navigation; 4.5rem keeps the heading clear of the bar and the record controls on screen.
+# A tap reruns the page and parts of it are drawn again (a box of controls replaced by the
+# next action's): the browser's scroll anchoring would then scroll the page by itself to
+# keep some element further down in place, moving the controls under the referee's finger.
+# The page stays where the reader scrolled it (``overflow-anchor: none``).
 PAGE_CSS = """
 <style>
+[data-testid="stMain"] { overflow-anchor: none; }
 [data-testid="stMain"] [data-testid="stMainBlockContainer"] { padding-top: 4.5rem; }
 h1.aids-title { font-size: 1.5rem; line-height: 1.25; margin: 0; padding: 0; }
 .aids-badge { display: inline-block; min-width: 1.3em; padding: 0 .2em; border-radius: 3px;
@@ -231,17 +236,32 @@ def run_write(write: Callable[[], Any]) -> None:
     st.session_state.pop(FLASH, None)
 
 
+# The error of a write floats over the foot of the screen, so nothing on the page moves when
+# it comes or goes (above the controls it pushed them, and the button the referee was about
+# to tap, down by its height). Its wrapper is taken out of the flow too, or it keeps a gap.
+FLASH_CSS = """<style>
+div:has(> .st-key-flash) { position: absolute; }
+.st-key-flash { position: fixed; z-index: 999990; left: 50%; bottom: 1rem;
+  transform: translateX(-50%); width: min(40rem, calc(100vw - 1.5rem)); gap: .25rem;
+  padding: .4rem; background: #fff; border-radius: .6rem;
+  box-shadow: 0 .25rem 1.2rem rgba(0, 0, 0, .28); }
+</style>"""
+
+
 def show_flash() -> None:
-    """Show the error of the last write, rendered in the current language."""
+    """Show the error of the last write, rendered in the current language, over the foot of
+    the screen (``FLASH_CSS``) until it is dismissed or the next write succeeds."""
     pending = st.session_state.get(FLASH)
     if not pending:
         return
     _, code, params, stale = pending
     message = AidsError(code, **params).message(lang())
-    (st.warning if stale else st.error)(md_text(message), icon="⚠️")
-    if st.button(tr("table.dismiss"), key="dismiss_flash", type="tertiary"):
-        st.session_state.pop(FLASH, None)
-        st.rerun()
+    st.html(FLASH_CSS)
+    with st.container(key="flash"):
+        (st.warning if stale else st.error)(md_text(message), icon="⚠️")
+        if st.button(tr("table.dismiss"), key="dismiss_flash", type="tertiary"):
+            st.session_state.pop(FLASH, None)
+            st.rerun()
 
 
 PAPER_LABELS = {"a4": "A4", "letter": "US Letter", "a3": "A3"}

@@ -1,0 +1,158 @@
+"""The table page's frame at a real table of every game, in chromium (issue 19, the frame's
+items): a tap never moves the page, the phone's header leaves the screen to the game, and a
+finished game shows its results and the print buttons on the first screen. Tables come from
+``tests/e2e/frame_scenes.py``; the checks from ``tests/e2e/fit.py``; screenshots are saved
+(``helpers.SHOTS``) for a person to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aids.core.links import referee_url
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+from tests.e2e import fit
+from tests.e2e.frame_scenes import KINDS, mid_game
+from tests.e2e.helpers import settle, shot
+
+pytestmark = pytest.mark.e2e
+STILL = 2.0  # px: "the same place"
+VIEWPORTS = {"1280": fit.LAPTOP, "390": fit.PHONE}
+# a control of the next action: a choice (pill, segment) or a button, the first a finger finds
+CONTROL = ".st-key-controls button"
+RECORD = ".st-key-controls button[kind^=primary]"
+LIVE = ":not([disabled]):visible"
+
+
+def service_of(server: tuple[str, Path]) -> TableService:
+    return TableService(SqliteStore(server[1]), engines())
+
+
+def open_page(browser: Any, url: str, viewport: dict[str, int]) -> Any:
+    page = browser.new_page(viewport=viewport)
+    page.goto(url)
+    settle(page, 1500)
+    return page
+
+
+def header_bottom(page: Any) -> float:
+    """Where Streamlit's own bar (over the top of the page) ends."""
+    return float(
+        page.evaluate(
+            "() => { const h = document.querySelector('[data-testid=stHeader]');"
+            " return h ? h.getBoundingClientRect().bottom : 0; }"
+        )
+    )
+
+
+def top_of(page: Any, selector: str) -> float:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not drawn"
+    return float(box["y"])
+
+
+def reach(page: Any, locator: Any) -> None:
+    """Scroll as a thumb does when a control is not comfortably on screen: until it sits
+    in the middle of the screen."""
+    box = locator.bounding_box()
+    assert box is not None, "the control is not drawn"
+    height = page.viewport_size["height"]
+    if header_bottom(page) < box["y"] and box["y"] + box["height"] < 0.8 * height:
+        return
+    shift = box["y"] + box["height"] / 2 - 0.5 * height
+    page.evaluate(f"document.querySelector('[data-testid=stMain]').scrollBy(0, {shift:.0f})")
+    page.wait_for_timeout(300)
+
+
+def finger(page: Any, locator: Any) -> None:
+    """A tap where the control is now, as a finger does it: no scrolling to it first (a
+    browser test's click would scroll the page itself); then the run it starts, and the
+    page drawn again when the newest chances are ready (the watcher's own rerun, seconds
+    later: what the referee sees "by itself")."""
+    box = locator.bounding_box()
+    assert box is not None, "the control is not drawn"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.click(x, y)
+    settle(page, 500)
+    chances_drawn(page)
+
+
+def chances_drawn(page: Any) -> None:
+    """Wait until the chances shown are the newest position's (not "updating", not being
+    worked out), and the page has been drawn from them."""
+    waiting = ["Updating for the newest action", "Working out the chances"]
+    for _ in range(60):
+        text = page.locator(".st-key-chances").all_inner_texts()
+        if not any(w in t for t in text for w in waiting):
+            break
+        page.wait_for_timeout(250)
+    settle(page, 800)
+
+
+@pytest.mark.parametrize("width", list(VIEWPORTS))
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_tap_does_not_move_the_page(
+    server: tuple[str, Path], browser: Any, kind: str, width: str
+) -> None:
+    """Issue 19: "the page does not jump after a tap". Mid-game, the referee taps a control
+    of the next action, then the action's record button: the page stays scrolled where it
+    was (±2 px), the box being tapped holds its place, and on the laptop Undo stays whole on
+    the first screen (not under Streamlit's bar)."""
+    viewport = VIEWPORTS[width]
+    pid, key = mid_game(service_of(server), kind)
+    page = open_page(browser, referee_url(server[0], pid, key, "en"), viewport)
+    control = page.locator(CONTROL + LIVE).first
+    reach(page, control)
+    top, box = fit.scroll_top(page), top_of(page, ".st-key-controls")
+    finger(page, control)
+    assert abs(fit.scroll_top(page) - top) <= STILL, f"{kind}: a tap scrolled the page"
+    assert abs(top_of(page, ".st-key-controls") - box) <= STILL, f"{kind}: the controls moved"
+    record = page.locator(RECORD + LIVE)
+    if record.count():
+        reach(page, record.first)
+        top = fit.scroll_top(page)
+        finger(page, record.first)
+        assert abs(fit.scroll_top(page) - top) <= STILL, f"{kind}: recording scrolled the page"
+    shot(page, f"frame-{kind}-{width}-after-tap")
+    if width == "1280":
+        undo = page.locator(".st-key-undo button").bounding_box()
+        assert undo is not None
+        assert undo["y"] >= header_bottom(page) - 1, f"{kind}: Undo is under the bar"
+        assert undo["y"] + undo["height"] <= viewport["height"]
+    page.close()
+
+
+@pytest.mark.parametrize("width", list(VIEWPORTS))
+def test_a_refused_write_says_why_without_moving_the_page(
+    server: tuple[str, Path], browser: Any, width: str
+) -> None:
+    """Issue 19, the flash area: a write refused (here another device took the last action
+    back first, so the page's Undo is stale) says why over the foot of the screen; the
+    controls and the page hold still, and Dismiss takes the message away."""
+    viewport = VIEWPORTS[width]
+    service = service_of(server)
+    pid, key = mid_game(service, "derby")
+    page = open_page(browser, referee_url(server[0], pid, key, "en"), viewport)
+    flash = page.locator(".st-key-flash [data-testid=stAlert]")
+    for _ in range(3):  # the page may notice the other device before the tap lands: again
+        top, box = fit.scroll_top(page), top_of(page, ".st-key-controls")
+        undo = page.locator(".st-key-undo button").bounding_box()
+        assert undo is not None
+        service.undo(pid, key, service.snapshot(pid).seq)  # the other device
+        page.mouse.click(undo["x"] + undo["width"] / 2, undo["y"] + undo["height"] / 2)
+        settle(page, 1000)
+        if flash.count():
+            break
+    assert "Someone else changed this table first" in flash.inner_text()
+    assert fit.in_first_screen(page, ".st-key-flash") == []
+    assert abs(fit.scroll_top(page) - top) <= STILL
+    assert abs(top_of(page, ".st-key-controls") - box) <= STILL, "the message pushed the controls"
+    shot(page, f"frame-flash-{width}")
+    finger(page, page.locator(".st-key-dismiss_flash button"))
+    assert flash.count() == 0
+    assert abs(top_of(page, ".st-key-controls") - box) <= STILL
+    page.close()
