@@ -158,7 +158,8 @@ def heading(text: str) -> None:
 # A tap reruns the page and parts of it are drawn again (a box of controls replaced by the
 # next action's): the browser's scroll anchoring would then scroll the page by itself to
 # keep some element further down in place, moving the controls under the referee's finger.
-# The page stays where the reader scrolled it (``overflow-anchor: none``).
+# The page stays where the reader scrolled it (``overflow-anchor: none``). On a phone the
+# header is compacted (``page_header``).
 PAGE_CSS = """
 <style>
 [data-testid="stMain"] { overflow-anchor: none; }
@@ -175,13 +176,39 @@ p.aids-head { margin: 0; font-weight: 600; line-height: 1.35; }
 div.aids-grid-note { display: flex; align-items: center; margin: 0; padding: 0 .6rem;
   border: 1px dashed #8a8a8a; border-radius: .5rem; background: #f6f6f4; }
 div.aids-grid-note p { margin: 0; line-height: 1.35; }
+@media (max-width: 1000px) {
+  .st-key-lang_switch { position: fixed; top: .85rem; right: 1rem; z-index: 1000001;
+    width: auto; background: #fff; border-radius: .5rem;
+    box-shadow: 0 0 0 .2rem rgba(255, 255, 255, .9); }
+  .st-key-lang_switch button { min-height: 2rem; padding: 0 .55rem; }
+}
+@media (max-width: 640px) {
+  [data-testid="stHeader"] { background: transparent; pointer-events: none; }
+  [data-testid="stHeader"] :is(button, a, [role="button"]) { pointer-events: auto; }
+  [data-testid="stMain"] [data-testid="stMainBlockContainer"] { padding-top: .55rem; }
+  [data-testid="stMain"] [data-testid="stMainBlockContainer"] > div { row-gap: .6rem; }
+  .st-key-page_head { gap: .15rem; }
+  .st-key-page_head > :first-child { padding: 0 9.7rem 0 2.7rem; min-height: 2.4rem;
+    display: flex; align-items: center; }
+  .st-key-page_head h1 { font-size: 1.2rem; line-height: 1.2; padding: 0; }
+  .st-key-page_head [data-testid="stCaptionContainer"] { line-height: 1.3; }
+  .st-key-tools { gap: .4rem; justify-content: flex-start; }
+  .st-key-tools button { min-height: 2.25rem; padding: .2rem .6rem; }
+  .st-key-lang_switch { top: .6rem; right: .6rem; }
+}
 </style>
 """
 
 
 def page_header(tools: Callable[[], None] | None = None) -> Any:
     """The page's tools (``tools`` draws them) and the language toggle at the top right;
-    returns the column for the page's heading."""
+    returns the box for the page's heading (``page_head``).
+
+    Up to 1000 px (a tablet, a phone: ``PAGE_CSS``) the language toggle is pinned at the
+    right end of Streamlit's own bar, reachable from anywhere on the page, and the tools
+    take one row. On a phone (up to 640 px) the header leaves the screen to the game: the
+    heading sits in the bar beside its menu button, the tools in one row of smaller buttons
+    under it."""
     st.html(PAGE_CSS)  # style only: takes no space
     head, right = st.columns([1, 1], vertical_alignment="center")
     with (
@@ -193,7 +220,7 @@ def page_header(tools: Callable[[], None] | None = None) -> Any:
         if tools is not None:
             tools()
         language_switch()
-    return head
+    return head.container(key="page_head")
 
 
 def banner(text: str, *, done: bool = False) -> None:

@@ -88,7 +88,8 @@ def render_table(public_id: str, key: str | None) -> None:
     _watch_player(public_id, _drawn(public_id, snapshot.info.kind, snapshot.seq))
     show_flash()
     show_new_link()
-    page.status(ctx)
+    with st.container(key="status"):
+        page.status(ctx)
     controls, board = st.columns([1, 1], gap="medium")  # stacked on a phone
     with controls, st.container(key="controls"):
         page.controls(ctx)
@@ -106,7 +107,8 @@ def _viewer(ctx: TableContext, page: GamePage) -> None:
     """The viewer: no controls; the board, the chart, the chances, the log and the rulings.
     Every element keeps its place and key from one drawing to the next, so a section the
     reader opened stays open."""
-    page.status(ctx)
+    with st.container(key="status"):
+        page.status(ctx)
     page.board(replay(ctx))
     render_chart(ctx)
     chances(ctx)

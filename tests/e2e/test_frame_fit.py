@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import referee_url
+from aids.core.i18n import t
+from aids.core.links import referee_url, viewer_url
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
@@ -155,4 +156,32 @@ def test_a_refused_write_says_why_without_moving_the_page(
     finger(page, page.locator(".st-key-dismiss_flash button"))
     assert flash.count() == 0
     assert abs(top_of(page, ".st-key-controls") - box) <= STILL
+    page.close()
+
+
+@pytest.mark.parametrize("role", ["referee", "viewer"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_phone_header_leaves_the_screen_to_the_game(
+    server: tuple[str, Path], browser: Any, kind: str, role: str
+) -> None:
+    """Issue 19: "the top quarter of the phone is title, language toggle and a sidebar icon".
+    At 390 × 844 the game's first element (its status) starts in the top 20 % of the screen,
+    the header's tools are whole on it, and the language toggle is on it and works."""
+    pid, key = mid_game(service_of(server), kind)
+    url = (
+        referee_url(server[0], pid, key, "en")
+        if role == "referee"
+        else viewer_url(server[0], pid, "en")
+    )
+    page = open_page(browser, url, fit.PHONE)
+    shot(page, f"frame-{kind}-{role}-390-header")
+    assert top_of(page, ".st-key-status") <= 0.2 * fit.PHONE["height"]
+    assert fit.in_first_screen(page, ".st-key-lang_switch button") == []
+    if role == "referee":
+        assert fit.in_first_screen(page, ".st-key-tools button") == []
+        assert fit.overlaps(page, ".st-key-tools button, .st-key-page_head h1") == []
+    assert fit.too_wide(page) == []
+    finger(page, page.locator(".st-key-lang_switch button").filter(has_text="日本語"))
+    assert "lang=ja" in page.url
+    assert t(f"table.role.{role}", "ja", seat="") in page.inner_text("body")
     page.close()
