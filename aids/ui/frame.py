@@ -5,7 +5,8 @@ reads the table through that role's view, and draws what is the same for every g
 (with the referee's tools: the players' QR code, undo, redo), language, the live view for
 viewers, a new link shown once, the step-through replay and the live chances (``insights``),
 the race chart (``charts``), the log, the rulings (``table_log``), share/print/export and the
-keys (``sharing``). A game's page module (``GamePage``) draws only its own parts: the setup
+keys (``sharing``), and once the game is over its results with the print buttons where the
+controls were (``results``). A game's page module (``GamePage``) draws only its own parts: the setup
 fields, the status line, the record controls and the board (shared pieces for those in
 ``layout``).
 
@@ -40,6 +41,7 @@ from aids.ui.common import (
 )
 from aids.ui.context import GamePage, TableContext, page_for
 from aids.ui.insights import chances, chances_ready, replay
+from aids.ui.results import results
 from aids.ui.sharing import players_qr, share, show_new_link
 from aids.ui.table_log import log, rulings
 
@@ -92,6 +94,7 @@ def render_table(public_id: str, key: str | None) -> None:
         page.status(ctx)
     controls, board = st.columns([1, 1], gap="medium")  # stacked on a phone
     with controls, st.container(key="controls"):
+        results(ctx)  # a finished game: where the next action was, with the print buttons
         page.controls(ctx)
     with board:
         page.board(replay(ctx))
@@ -109,6 +112,7 @@ def _viewer(ctx: TableContext, page: GamePage) -> None:
     reader opened stays open."""
     with st.container(key="status"):
         page.status(ctx)
+    results(ctx)
     page.board(replay(ctx))
     render_chart(ctx)
     chances(ctx)

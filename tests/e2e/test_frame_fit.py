@@ -17,7 +17,7 @@ from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.e2e import fit
-from tests.e2e.frame_scenes import KINDS, mid_game
+from tests.e2e.frame_scenes import KINDS, finished, mid_game
 from tests.e2e.helpers import settle, shot
 
 pytestmark = pytest.mark.e2e
@@ -184,4 +184,55 @@ def test_the_phone_header_leaves_the_screen_to_the_game(
     finger(page, page.locator(".st-key-lang_switch button").filter(has_text="日本語"))
     assert "lang=ja" in page.url
     assert t(f"table.role.{role}", "ja", seat="") in page.inner_text("body")
+    page.close()
+
+
+@pytest.mark.parametrize("width", list(VIEWPORTS))
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_finished_game_shows_results_and_print_on_the_first_screen(
+    server: tuple[str, Path], browser: Any, kind: str, width: str
+) -> None:
+    """Issue 19: "at the end of a game the results and print buttons are on the first
+    screen" (the left half was blank, they were below the fold). With the game's outcome
+    set, the referee's first screen holds the results (every seat, the winner first) and the
+    report and sheet buttons; the viewer's holds the results, without print buttons."""
+    service = service_of(server)
+    pid, key = finished(service, kind)
+    outcome = service.snapshot(pid).outcome
+    assert outcome is not None
+    seats = service.snapshot(pid).seats
+    viewport = VIEWPORTS[width]
+    page = open_page(browser, referee_url(server[0], pid, key, "en"), viewport)
+    shot(page, f"frame-{kind}-{width}-over")
+    for part in (".st-key-results", ".st-key-end_report button", ".st-key-end_sheet button"):
+        assert fit.in_first_screen(page, part) == [], part
+    rows = page.locator(".st-key-results table.aids-results tr")
+    assert rows.count() == len(seats) + 1
+    assert seats[outcome.winners[0]] in rows.nth(1).inner_text()
+    assert fit.too_wide(page) == []
+    page.close()
+    viewer = open_page(browser, viewer_url(server[0], pid, "en"), viewport)
+    shot(viewer, f"frame-{kind}-{width}-over-viewer")
+    assert fit.in_first_screen(viewer, ".st-key-results") == []
+    assert viewer.locator(".st-key-end_report").count() == 0
+    viewer.close()
+
+
+def test_the_report_button_at_the_end_gives_the_report(
+    server: tuple[str, Path], browser: Any
+) -> None:
+    """The end's report button makes the post-game report when tapped: a PDF of the table
+    with its results (read back with pypdf)."""
+    import io
+
+    from pypdf import PdfReader
+
+    pid, key = finished(service_of(server), "derby")
+    page = open_page(browser, referee_url(server[0], pid, key, "en"), fit.LAPTOP)
+    with page.expect_download(timeout=60000) as caught:
+        page.locator(".st-key-end_report button").click()
+    data = Path(caught.value.path()).read_bytes()
+    assert data.startswith(b"%PDF")
+    text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
+    assert "Results" in text and "Derby over" in text
     page.close()

@@ -164,3 +164,30 @@ def test_a_replaced_referee_link_says_so_and_follows_read_only(service: TableSer
     [warning] = at.warning
     assert "replaced by a newer one" in warning.value
     assert not {"undo", "redo"} & keys(at)
+
+
+@pytest.mark.parametrize("kind", ["derby", "ekiden", "rally", "gn"])
+def test_a_finished_game_shows_its_results_and_the_print_buttons_to_the_referee(
+    service: TableService, kind: str
+) -> None:
+    """Issue 19: at the end of a game the results (place, name, the game's score, ties
+    sharing a place) stand where the controls were, with the report and sheet buttons for
+    the referee; a viewer gets the results alone."""
+    from tests.e2e.frame_scenes import finished
+
+    pid, key = finished(service, kind)
+    snap = service.snapshot(pid)
+    assert snap.outcome is not None
+    at = new_app(table=pid, key=key, lang="en")
+    assert not at.exception
+    page = html(at)
+    assert 'class="aids-results"' in page
+    table = page.split('class="aids-results"')[1].split("</table>")[0]
+    assert table.count("<tr") == len(snap.seats) + 1
+    winner = snap.seats[snap.outcome.winners[0]]
+    assert winner in table.split('class="won"')[1].split("</tr>")[0]
+    ids = [b.proto.id for b in at.get("download_button")]
+    assert any("end_report" in i for i in ids) and any("end_sheet" in i for i in ids), ids
+    viewer = new_app(table=pid, lang="ja")
+    assert 'class="aids-results"' in html(viewer)
+    assert not any("end_report" in b.proto.id for b in viewer.get("download_button"))
