@@ -3,9 +3,12 @@ chart's lines shared with the page (``aids/ui/charts.py``).
 
 Every line differs from the others in three ways — an Okabe–Ito colour, a marker shape and a
 dash pattern — so a chart printed in black and white, or read by a colour-blind player, loses
-nothing. Markers of lines that meet are set a little apart (dodged) so none hides another.
-Text is in the embedded Japanese font and fitted to its room (shrink, then ellipsis). Names
-no game: it draws any value shaped like ``ChartSeries`` (each game's ``history.series``).
+nothing. The colour is the seat's piece's own (a red car's line is red: ``palette.line_inks``
+from ``Line.colour``), a pale one (yellow, white) cased in a dark edge; the shape and dash
+are the second cue. Markers of lines that meet are set a little apart (dodged) so none hides
+another. Text is in the embedded Japanese font and fitted to its room (shrink, then
+ellipsis). Names no game: it draws any value shaped like ``ChartSeries`` (each game's
+``history.series``).
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ from reportlab.graphics.shapes import Circle, Drawing, Group, Line, Polygon, Pol
 from reportlab.lib import colors
 
 from aids.core.i18n import t
+from aids.games.palette import LINE_ORDER, Ink, line_inks
 from aids.print.fonts import ASCENT, fit, measure, register
 
-#: Okabe & Ito's colour-blind-safe palette, darkest first (its yellow is too pale for a line).
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+#: Okabe & Ito's colour-blind-safe palette in the order lines without a piece colour take it.
+PALETTE = LINE_ORDER
 #: Marker shapes by Vega's names (the page uses them as they are; ``_marker`` draws them here).
 SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right")
 #: Dash patterns (on, off, …) in points/pixels; () is a solid line.
@@ -49,6 +53,8 @@ class ChartLine(Protocol):
     def values(self) -> tuple[int | None, ...]: ...
     @property
     def extra(self) -> tuple[int | None, ...]: ...
+    @property
+    def colour(self) -> str | None: ...
 
 
 class ChartSeries(Protocol):
@@ -80,13 +86,21 @@ class ChartSeries(Protocol):
     def money(self) -> bool: ...
 
 
-def look(index: int) -> tuple[str, str, tuple[int, ...]]:
-    """The ``index``-th line's colour, marker shape and dash pattern.
+Look = tuple[Ink, str, tuple[int, ...]]  # a line's ink, marker shape and dash pattern
 
-    >>> look(0), look(2)
-    (('#0072B2', 'circle', ()), ('#009E73', 'triangle-up', (2, 2)))
+
+def looks(series: ChartSeries) -> list[Look]:
+    """Each line's ink (its piece's colour: ``palette.line_inks``), marker shape and dash
+    pattern, in seat order: the shape and dash by the line's place, so no two lines share
+    either however their colours fall.
+
+    >>> from aids.games.series import Line, Series
+    >>> s = Series("t", "x", "y", "who", (1,), (Line("A", (1,), colour="red"), Line("B", (2,))))
+    >>> [(ink.fill, shape, dash) for ink, shape, dash in looks(s)]
+    [('#D55E00', 'circle', ()), ('#0072B2', 'square', (7, 3))]
     """
-    return PALETTE[index % len(PALETTE)], SHAPES[index % len(SHAPES)], DASHES[index % len(DASHES)]
+    inks = line_inks([line.colour for line in series.lines])
+    return [(ink, SHAPES[i % len(SHAPES)], DASHES[i % len(DASHES)]) for i, ink in enumerate(inks)]
 
 
 def dodge(index: int, count: int, room: float) -> float:
@@ -151,9 +165,13 @@ def _text(x: float, y: float, text: str, size: float, anchor: str = "start") -> 
     return String(x, y, text, fontName=register(), fontSize=size, fillColor=INK, textAnchor=anchor)
 
 
-def _marker(shape: str, x: float, y: float, r: float, colour: colors.Color) -> Circle | Polygon:
-    """A filled marker with a white rim, so crossing lines never hide its shape."""
-    style = {"fillColor": colour, "strokeColor": colors.white, "strokeWidth": 0.6}
+def _marker(
+    shape: str, x: float, y: float, r: float, colour: colors.Color, edge: str | None = None
+) -> Circle | Polygon:
+    """A filled marker with a white rim, so crossing lines never hide its shape (a pale
+    one's rim dark, so it shows on white paper)."""
+    rim = colors.HexColor(edge) if edge else colors.white
+    style = {"fillColor": colour, "strokeColor": rim, "strokeWidth": 0.6}
     if shape == "circle":
         return Circle(x, y, r * 0.95, **style)
     corners = {
@@ -170,14 +188,22 @@ def _marker(shape: str, x: float, y: float, r: float, colour: colors.Color) -> C
     return Polygon(points, **style)
 
 
-def _sample(x: float, y: float, index: int) -> Group:
-    """A legend's sample of line ``index``: a stretch of its dashed line with its marker."""
-    colour, shape, dash = look(index)
-    ink = colors.HexColor(colour)
-    g = Group(Line(x, y, x + 26, y, strokeColor=ink, strokeWidth=1.6,
+def _sample(x: float, y: float, look: Look) -> Group:
+    """A legend's sample of a line: a stretch of its dashed line with its marker."""
+    ink, shape, dash = look
+    colour = colors.HexColor(ink.fill)
+    g = Group()
+    for stroke, width in _strokes(ink):
+        g.add(Line(x, y, x + 26, y, strokeColor=stroke, strokeWidth=width,
                    strokeDashArray=list(dash) or None))  # fmt: skip
-    g.add(_marker(shape, x + 13, y, MARKER, ink))
+    g.add(_marker(shape, x + 13, y, MARKER, colour, ink.edge))
     return g
+
+
+def _strokes(ink: Ink) -> list[tuple[colors.Color, float]]:
+    """A line's strokes, bottom first: its dark casing when pale, then its colour."""
+    casing = [(colors.HexColor(ink.edge), 2.8)] if ink.edge else []
+    return [*casing, (colors.HexColor(ink.fill), 1.6)]
 
 
 def legend_label(series: ChartSeries, index: int, lang: str) -> str:
@@ -193,6 +219,7 @@ def legend_label(series: ChartSeries, index: int, lang: str) -> str:
 def _legend(series: ChartSeries, lang: str, width: float) -> tuple[Group, float]:
     """The legend in as many columns as fit ``width``; returns it and its height."""
     labels = [legend_label(series, i, lang) for i in range(len(series.lines))]
+    styles = looks(series)
     head = t(series.legend_key, lang)
     room = 34.0  # the sample and a gap
     widest = max([measure(s, LABEL_SIZE) for s in labels] or [0.0])
@@ -210,7 +237,7 @@ def _legend(series: ChartSeries, lang: str, width: float) -> tuple[Group, float]
         r, c = divmod(i, columns)
         x = width - usable + c * col_w
         y = top - (r + 1) * row_h + LABEL_SIZE * 0.3
-        g.add(_sample(x, y + LABEL_SIZE * 0.32, i))
+        g.add(_sample(x, y + LABEL_SIZE * 0.32, styles[i]))
         text, size = _fitted(label, LABEL_SIZE, col_w - room - 4)
         g.add(_text(x + room, y, text, size))
     return g, top
@@ -271,16 +298,16 @@ def drawing(series: ChartSeries, lang: str, width: float, height: float) -> Draw
     turned = Group(_text(0, 0, y_label, y_size, "middle"))
     turned.transform = (0, 1, -1, 0, LABEL_SIZE * 0.9, (top + bottom) / 2)
     d.add(turned)
-    for i, line in enumerate(series.lines):
+    for i, (line, look) in enumerate(zip(series.lines, looks(series), strict=True)):
         shift = dodge(i, len(series.lines), step_pt) * (span + 2 * pad) / plot_w
-        _draw_line(d, series, i, line, px, py, shift, size)
+        _draw_line(d, series, look, line, px, py, shift, size)
     return d
 
 
 def _draw_line(
     d: Drawing,
     series: ChartSeries,
-    index: int,
+    look: Look,
     line: ChartLine,
     px: Callable[[float], float],
     py: Callable[[float], float],
@@ -288,8 +315,8 @@ def _draw_line(
     size: float,
 ) -> None:
     """One seat's line (broken where it has no value), then its markers on top."""
-    colour, shape, dash = look(index)
-    ink = colors.HexColor(colour)
+    ink, shape, dash = look
+    colour = colors.HexColor(ink.fill)
     runs: list[list[tuple[float, float]]] = [[]]
     for x, v in zip(series.x, line.values, strict=True):
         if v is None:
@@ -301,8 +328,9 @@ def _draw_line(
         runs[-1].append(here)
     for run in runs:
         if len(run) > 1:
-            d.add(PolyLine([c for p in run for c in p], strokeColor=ink, strokeWidth=1.6,
-                           strokeDashArray=list(dash) or None, strokeLineJoin=1))  # fmt: skip
+            for stroke, width in _strokes(ink):
+                d.add(PolyLine([c for p in run for c in p], strokeColor=stroke, strokeWidth=width,
+                               strokeDashArray=list(dash) or None, strokeLineJoin=1))  # fmt: skip
     for x, v in zip(series.x, line.values, strict=True):
         if v is not None:
-            d.add(_marker(shape, px(x + shift), py(v), size, ink))
+            d.add(_marker(shape, px(x + shift), py(v), size, colour, ink.edge))

@@ -3,9 +3,10 @@
 The series comes from the game's own ``history`` module beside its engine
 (``aids/games/<folder>/history.py``, found from the engine's package, as the registry finds
 a game's folder), built from ``snapshot.history`` — the states this reader may see, each
-already through ``view``. Lines look as on paper (``aids.print.charts.look``): an Okabe–Ito
-colour, a marker shape and a dash pattern each, and equal values are set a little apart, so
-the chart reads without colour. Names no game.
+already through ``view``. Lines look as on paper (``aids.print.charts.looks``): the seat's
+piece's own colour in the Okabe–Ito palette (a red car's line is red; a pale one cased in a
+dark edge), a marker shape and a dash pattern each, and equal values are set a little apart,
+so the chart reads without colour. Names no game.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import altair as alt
 
@@ -25,8 +26,9 @@ import pandas  # noqa: F401
 import streamlit as st
 
 from aids.core.i18n import t
+from aids.games.palette import EDGE
 from aids.games.series import series_for
-from aids.print.charts import ChartSeries, look
+from aids.print.charts import ChartSeries, looks
 from aids.ui.context import TableContext
 
 PLOT_HEIGHT = 230  # pixels of the lines' own area on a phone (Streamlit fits the whole chart,
@@ -52,11 +54,14 @@ def _rows(series: ChartSeries, span: float) -> list[dict[str, Any]]:
     return rows
 
 
-def chart_spec(series: ChartSeries, lang: str) -> alt.Chart:
-    """The chart of ``series`` with every label in ``lang``: one line per seat with markers,
-    a colour, shape and dash scale over the seats' names (one legend), and a tooltip."""
+def chart_spec(series: ChartSeries, lang: str) -> alt.LayerChart:
+    """The chart of ``series`` with every label in ``lang``: one line per seat in its
+    piece's colour (``print.charts.looks``), with markers of its own shape and a dash of its
+    own (one legend over them, its samples rimmed as the markers are), a pale line (yellow,
+    white) cased in a dark edge and its markers rimmed in it, and a tooltip. Layers: the
+    casings, the lines, the markers (every layer gives the one legend, or none shows)."""
     names = [line.name for line in series.lines]
-    looks = [look(i) for i in range(len(names))]
+    styles = looks(series)
     xs = list(series.x) or [0]
     lo, hi = series.x_domain or (min(xs), max(xs))
     span = max(1, hi - lo)
@@ -87,37 +92,61 @@ def chart_spec(series: ChartSeries, lang: str) -> alt.Chart:
         columns=2,
         labelLimit=130,
         symbolSize=110,
-        symbolStrokeWidth=0,
+        symbolStrokeWidth=0.8,
     )
 
     def by_seat(values: list[Any]) -> alt.Scale:
         return alt.Scale(domain=names, range=values)
 
-    mark = alt.Chart(alt.InlineData(values=_rows(series, span))).mark_line(
-        strokeWidth=2.2,
-        interpolate="step-after" if series.step else "linear",
-        point=alt.OverlayMarkDef(
-            size=70 if len(xs) <= DENSE else 30, filled=True, stroke="white", strokeWidth=0.8
-        ),
-    )
+    interpolate: Literal["step-after", "linear"] = "step-after" if series.step else "linear"
+    dashes = by_seat([list(d) or SOLID for _, _, d in styles])
     x_scale = alt.Scale(domain=[lo - pad, hi + pad], nice=False, zero=False)
-    chart: alt.Chart = (
-        mark.encode(
-            x=alt.X("xd:Q", title=x_title, scale=x_scale, axis=alt.Axis(format="d", **ticks)),
-            y=alt.Y(
-                "y:Q",
-                title=y_title,
-                scale=alt.Scale(reverse=series.y_reversed, **y_scale),
-                axis=alt.Axis(**y_axis),
-            ),
-            color=alt.Color("name:N", scale=by_seat([c for c, _, _ in looks]), legend=legend),
-            shape=alt.Shape("name:N", scale=by_seat([m for _, m, _ in looks]), legend=legend),
-            strokeDash=alt.StrokeDash(
-                "name:N", scale=by_seat([list(d) or SOLID for _, _, d in looks]), legend=legend
-            ),
-            order=alt.Order("x:Q"),
-            tooltip=tooltip,
-        )
+    base = alt.Chart(alt.InlineData(values=_rows(series, span))).encode(
+        x=alt.X("xd:Q", title=x_title, scale=x_scale, axis=alt.Axis(format="d", **ticks)),
+        y=alt.Y(
+            "y:Q",
+            title=y_title,
+            scale=alt.Scale(reverse=series.y_reversed, **y_scale),
+            axis=alt.Axis(**y_axis),
+        ),
+        order=alt.Order("x:Q"),
+        tooltip=tooltip,
+    )
+    pale = [name for name, (ink, _, _) in zip(names, styles, strict=True) if ink.edge]
+    plain = [name for name in names if name not in pale]
+
+    def only(seats: list[str]) -> Any:
+        return base.transform_filter(alt.FieldOneOfPredicate(field="name", oneOf=seats))
+
+    # One legend over every layer (a channel without it in one layer hid it in all): the
+    # markers' colour and shape, the lines' stroke (a pale line's is its dark casing, so its
+    # sample is rimmed) and dash.
+    fill = alt.Color("name:N", scale=by_seat([ink.fill for ink, _, _ in styles]), legend=legend)
+    edge = by_seat([ink.edge or ink.fill for ink, _, _ in styles])
+    stroke = alt.Stroke("name:N", scale=edge, legend=legend)
+    dash = alt.StrokeDash("name:N", scale=dashes, legend=legend)
+    shape = alt.Shape("name:N", scale=by_seat([m for _, m, _ in styles]), legend=legend)
+    size = 70 if len(xs) <= DENSE else 30
+    layers: list[Any] = []
+    for seats, width in ((plain, 2.2), (pale, 4.2)):  # lines; a pale one's casing, wider
+        if seats:
+            line = only(seats).mark_line(strokeWidth=width, interpolate=interpolate)
+            layers.append(line.encode(stroke=stroke, strokeDash=dash))
+    for name, (ink, _, pattern) in zip(names, styles, strict=True):  # inside each casing
+        if ink.edge:
+            inner = only([name]).mark_line(
+                strokeWidth=2.2, color=ink.fill, strokeDash=list(pattern) or SOLID,
+                interpolate=interpolate,
+            )  # fmt: skip
+            layers.append(inner)
+    for seats, rim in ((plain, "white"), (pale, EDGE)):  # markers, rimmed
+        if seats:
+            point = only(seats).mark_point(
+                size=size, filled=True, stroke=rim, strokeWidth=0.8, opacity=1
+            )
+            layers.append(point.encode(color=fill, shape=shape))
+    chart: alt.LayerChart = (
+        alt.layer(*layers)
         .properties(title=t(series.title_key, lang), height=height)
         .configure_legend(labelFontSize=12, titleFontSize=12)
     )

@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from aids.core.i18n import t
-from aids.games.base import VIEWER
+from aids.games.base import REFEREE, VIEWER
 from aids.games.series import series_for
 from aids.registry import BUILT_IN, engines
 from aids.store.sqlite import SqliteStore
@@ -56,6 +56,30 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> tuple[TableService, dict
 # --- the spec --------------------------------------------------------------------------------
 
 
+def channel(spec: dict[str, Any], name: str) -> dict[str, Any]:
+    """The encoding of ``name`` in the first layer that draws it with a legend (the chart
+    is layered: casings of pale lines, lines, markers)."""
+    for layer in spec["layer"]:
+        found = layer["encoding"].get(name)
+        if found is not None and found.get("legend") is not None:
+            return dict(found)
+    raise AssertionError(f"no layer draws {name}")
+
+
+def mark_of(spec: dict[str, Any], kind: str) -> dict[str, Any]:
+    return next(layer["mark"] for layer in spec["layer"] if layer["mark"]["type"] == kind)
+
+
+SEATS = {"derby": "players", "ekiden": "teams", "rally": "players", "gn": "stables"}
+
+
+def piece_colours(service: TableService, pid: str) -> list[str]:
+    """Each seat's colour key as the table's setup gives it (the game's own list of seats)."""
+    snap = service.snapshot(pid, VIEWER)
+    setup = service.game(snap.info.kind).setup_to_dict(snap.state.setup)
+    return [seat["colour"] for seat in setup[SEATS[snap.info.kind]]]
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_one_line_per_seat_each_with_its_own_colour_shape_and_dash(
     tables: tuple[TableService, dict[str, str]], kind: str
@@ -63,19 +87,81 @@ def test_one_line_per_seat_each_with_its_own_colour_shape_and_dash(
     service, pids = tables
     snap = service.snapshot(pids[kind], VIEWER)
     spec = spec_of(service, pids[kind], "en")
-    enc = spec["encoding"]
     names = list(snap.seats)
-    for channel in ("color", "shape", "strokeDash"):
-        scale = enc[channel]["scale"]
-        assert scale["domain"] == names, channel
-        looks = [json.dumps(v) for v in scale["range"]]
-        assert len(set(looks)) == len(names), f"{channel} repeats: {looks}"
-        assert enc[channel]["field"] == "name"
+    for name in ("color", "shape", "strokeDash"):
+        enc = channel(spec, name)
+        assert enc["scale"]["domain"] == names, name
+        looks = [json.dumps(v) for v in enc["scale"]["range"]]
+        assert len(set(looks)) == len(names), f"{name} repeats: {looks}"
+        assert enc["field"] == "name"
     rows = rows_of(spec)
     assert {r["name"] for r in rows} == set(names)
     per_seat = {n: sum(r["name"] == n for r in rows) for n in names}
     assert len(set(per_seat.values())) == 1  # every seat has a value at every point
-    assert spec["mark"]["type"] == "line" and spec["mark"]["point"]["filled"]
+    assert mark_of(spec, "line") and mark_of(spec, "point")["filled"]
+
+
+# Okabe–Ito's inks for the colours the games' pieces come in (issue 19: "a red car drawn
+# blue"): a piece's line is its own colour, the palette's safe version of it.
+RED, BLUE, GREEN = "#D55E00", "#0072B2", "#009E73"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_seats_line_is_drawn_in_its_pieces_colour(
+    tables: tuple[TableService, dict[str, str]], kind: str
+) -> None:
+    """Issue 19: "chart colours are not the pieces' colours". Each seat's line (and its
+    markers) is the Okabe–Ito ink of its car's, team's, stable's or counter's colour in the
+    setup: red is vermillion, blue blue, green bluish green, whatever the seat's place."""
+    service, pids = tables
+    spec = spec_of(service, pids[kind], "en")
+    pieces = piece_colours(service, pids[kind])
+    inks = dict(zip(channel(spec, "color")["scale"]["domain"],
+                    channel(spec, "color")["scale"]["range"], strict=True))  # fmt: skip
+    names = list(service.snapshot(pids[kind], VIEWER).seats)
+    want = {"red": RED, "blue": BLUE, "green": GREEN}
+    checked = 0
+    for name, piece in zip(names, pieces, strict=True):
+        if piece in want:
+            assert inks[name] == want[piece], (name, piece, inks[name])
+            checked += 1
+    assert checked >= 2
+    points = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "point")
+    assert points["encoding"]["color"]["scale"]["range"] == list(inks.values())
+
+
+def test_colours_follow_the_pieces_not_the_seat_order(tmp_path: Path) -> None:
+    """A blue car in seat 1 and a red one in seat 2 draw blue then red (the palette's order
+    gave seat 1 blue whatever its car: a red car was drawn blue); a white stable's line is
+    white in a dark casing, its markers rimmed dark, so it shows on the white page."""
+    service = TableService(SqliteStore(tmp_path / "c.sqlite3"), engines())
+    game = service.game("rally")
+    setup = game.setup_to_dict(game.default_setup(["Aki", "Ben"], "en"))
+    setup["players"][0]["colour"], setup["players"][1]["colour"] = "blue", "red"
+    info, key = service.create("rally", "Swapped", setup)
+    table_pid = info.public_id
+    from tests.games.test_conformance import Table
+
+    play(Table(service, game, table_pid, {REFEREE: key}), random.Random(1), undo_rate=0.0)
+    spec = spec_of(service, table_pid, "en")
+    assert channel(spec, "color")["scale"]["range"] == [BLUE, RED]
+
+    gn = service.game("gn")
+    gn_setup = gn.setup_to_dict(gn.default_setup(["Aki", "Ben"], "en"))
+    assert [s["colour"] for s in gn_setup["stables"]] == ["red", "white"]
+    table = open_table(service, "gn", 2)
+    play(table, random.Random(1), undo_rate=0.0)
+    spec = spec_of(service, table.pid, "en")
+    fills = channel(spec, "color")["scale"]["range"]
+    assert fills == [RED, "#FFFFFF"]
+    only_ben = [{"filter": {"field": "name", "oneOf": ["Ben"]}}]
+    ben = [layer for layer in spec["layer"] if layer.get("transform") == only_ben]
+    marks = {(m["type"], m.get("strokeWidth"), m.get("color"), m.get("stroke"))
+             for m in (layer["mark"] for layer in ben)}  # fmt: skip
+    assert ("line", 4.2, None, None) in marks  # the casing (its stroke: the scale's dark)
+    assert ("line", 2.2, "#FFFFFF", None) in marks  # the white line inside it
+    assert ("point", 0.8, None, "#3A3A3A") in marks  # white markers rimmed dark
+    assert channel(spec, "stroke")["scale"]["range"] == [RED, "#3A3A3A"]  # the legend's rims
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -86,10 +172,11 @@ def test_title_axes_and_legend_are_in_the_readers_language(
     specs = {lang: spec_of(service, pids[kind], lang) for lang in LANGS}
     for lang, spec in specs.items():
         assert spec["title"] == t(f"{kind}.charts.title", lang)
-        assert spec["encoding"]["x"]["title"] == t(f"{kind}.charts.x", lang)
-        assert spec["encoding"]["y"]["title"] == t(f"{kind}.charts.y", lang)
-        assert spec["encoding"]["color"]["legend"]["title"] == t(f"{kind}.charts.legend", lang)
-        assert spec["encoding"]["color"]["legend"]["orient"] == "bottom"  # phones: below
+        for layer in spec["layer"]:
+            assert layer["encoding"]["x"]["title"] == t(f"{kind}.charts.x", lang)
+            assert layer["encoding"]["y"]["title"] == t(f"{kind}.charts.y", lang)
+        assert channel(spec, "color")["legend"]["title"] == t(f"{kind}.charts.legend", lang)
+        assert channel(spec, "color")["legend"]["orient"] == "bottom"  # phones: below
     assert specs["ja"]["title"] != specs["en"]["title"]
 
 
@@ -97,7 +184,7 @@ def test_ekiden_standings_run_from_first_at_the_top(
     tables: tuple[TableService, dict[str, str]],
 ) -> None:
     service, pids = tables
-    y = spec_of(service, pids["ekiden"], "ja")["encoding"]["y"]
+    y = spec_of(service, pids["ekiden"], "ja")["layer"][-1]["encoding"]["y"]
     assert y["scale"]["reverse"] is True
     assert y["axis"]["values"] == [1, 2, 3, 4]
 
@@ -105,9 +192,9 @@ def test_ekiden_standings_run_from_first_at_the_top(
 def test_gn_money_is_a_staircase_in_dollars(tables: tuple[TableService, dict[str, str]]) -> None:
     service, pids = tables
     spec = spec_of(service, pids["gn"], "en")
-    assert spec["mark"]["interpolate"] == "step-after"
-    assert spec["encoding"]["y"]["axis"]["format"] == "$,d"
-    assert spec["encoding"]["y"]["scale"]["zero"] is False
+    assert mark_of(spec, "line")["interpolate"] == "step-after"
+    assert spec["layer"][-1]["encoding"]["y"]["axis"]["format"] == "$,d"
+    assert spec["layer"][-1]["encoding"]["y"]["scale"]["zero"] is False
 
 
 def test_derby_tooltip_names_the_counters_still_in_the_race(
@@ -115,7 +202,7 @@ def test_derby_tooltip_names_the_counters_still_in_the_race(
 ) -> None:
     service, pids = tables
     for lang in LANGS:
-        tips = spec_of(service, pids["derby"], lang)["encoding"]["tooltip"]
+        tips = spec_of(service, pids["derby"], lang)["layer"][-1]["encoding"]["tooltip"]
         assert {"field": "extra", "format": "d", "title": t("derby.charts.extra", lang),
                 "type": "quantitative"} in tips  # fmt: skip
 
