@@ -177,7 +177,7 @@ div.aids-grid-note { display: flex; align-items: center; margin: 0; padding: 0 .
   border: 1px dashed #8a8a8a; border-radius: .5rem; background: #f6f6f4; }
 div.aids-grid-note p { margin: 0; line-height: 1.35; }
 @media (max-width: 1000px) {
-  .st-key-lang_switch { position: fixed; top: .85rem; right: 1rem; z-index: 1000001;
+  .st-key-lang_switch { position: fixed; top: .85rem; right: 1rem; z-index: 999995;
     width: auto; background: #fff; border-radius: .5rem;
     box-shadow: 0 0 0 .2rem rgba(255, 255, 255, .9); }
   .st-key-lang_switch button { min-height: 2rem; padding: 0 .55rem; }
