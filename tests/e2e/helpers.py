@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from aids.tables import TableService
 from tests.e2e.conftest import ROOT, wait_ready
 
 # Screenshots are artifacts a person looks at (output/ is git-ignored); AIDS_SHOTS moves them.
@@ -68,3 +69,40 @@ def axe_violations(page: Any) -> list[str]:
         for v in results.response["violations"]
         for n in v["nodes"]
     ]
+
+
+class Reruns:
+    """The reruns a page asks its server for, counted from the browser's websocket frames
+    (a tap on a widget that waits for the server sends one; the page's own ticks are left
+    out: they are automatic fragment runs)."""
+
+    def __init__(self, page: Any) -> None:
+        self.count = 0
+        page.on("websocket", lambda ws: ws.on("framesent", self._frame))
+
+    def _frame(self, payload: Any) -> None:
+        if not isinstance(payload, bytes):
+            return
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg()
+        try:
+            msg.ParseFromString(payload)
+        except Exception:  # not a BackMsg: not a rerun
+            return
+        if msg.WhichOneof("type") == "rerun_script":
+            run = msg.rerun_script
+            if not run.is_auto_rerun and not run.fragment_id:
+                self.count += 1
+
+
+def wait_seq(page: Any, service: TableService, pid: str, seq: int) -> None:
+    """Until the table holds ``seq`` steps and the page is drawn from its newest."""
+    for _ in range(300):
+        if service.snapshot(pid).seq >= seq:
+            break
+        page.wait_for_timeout(100)
+    assert service.snapshot(pid).seq >= seq, "the action was not recorded"
+    now = service.snapshot(pid).seq
+    page.locator(f".aids-seq[data-seq='{now}']").wait_for(state="attached", timeout=30000)
+    settle(page)

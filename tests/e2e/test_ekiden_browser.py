@@ -18,7 +18,7 @@ from aids.games.ekiden.model import MARKS, Runner
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.e2e.helpers import on_screen, settle, shot
+from tests.e2e.helpers import Reruns, on_screen, settle, shot, wait_seq
 
 pytestmark = pytest.mark.e2e
 LAPTOP = {"width": 1280, "height": 800}
@@ -31,36 +31,6 @@ def new_relay(service: TableService, title: str) -> tuple[str, str]:
     setup = {"teams": [{"name": n, "colour": c} for n, c in TEAMS], "start": 0, "course": COURSE}
     info, key = service.create("ekiden", title, setup)
     return info.public_id, key
-
-
-class Reruns:
-    """The reruns the page asks the server for after a tap (a widget's change or a button),
-    read from the frames the browser sends: a control that waits on the server sends one.
-    The page's own timed refresh (``is_auto_rerun``) is not a tap's."""
-
-    def __init__(self, page: Any) -> None:
-        self.count = 0
-        page.on("websocket", lambda ws: ws.on("framesent", self._frame))
-
-    def _frame(self, payload: Any) -> None:
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-
-        if isinstance(payload, str):
-            return
-        msg = BackMsg.FromString(payload)
-        if msg.HasField("rerun_script") and not msg.rerun_script.is_auto_rerun:
-            self.count += 1
-
-
-def wait_seq(page: Any, service: TableService, pid: str, seq: int) -> None:
-    """Until the table holds ``seq`` steps and the page is drawn from them."""
-    for _ in range(300):
-        if service.snapshot(pid).seq >= seq:
-            break
-        page.wait_for_timeout(100)
-    assert service.snapshot(pid).seq >= seq, "the action was not recorded"
-    page.locator(f".aids-seq[data-seq='{seq}']").wait_for(state="attached", timeout=30000)
-    settle(page)
 
 
 def button_of(page: Any, key: str, index: int) -> Any:

@@ -21,7 +21,7 @@ from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.e2e import fit
-from tests.e2e.helpers import on_screen, settle, shot, tap
+from tests.e2e.helpers import Reruns, on_screen, settle, shot, tap, wait_seq
 from tests.e2e.scenes import gn_race
 from tests.ui.test_gn_page import short_table
 
@@ -29,43 +29,6 @@ pytestmark = pytest.mark.e2e
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 NAMES = ["あき", "日本語"]  # a player's own name (and its horses'), the language switch's
-
-
-class Reruns:
-    """The reruns a page asks its server for, counted from the browser's websocket frames
-    (a tap on a widget that waits for the server sends one; the page's own ticks are left
-    out: they are automatic fragment runs)."""
-
-    def __init__(self, page: Any) -> None:
-        self.count = 0
-        page.on("websocket", lambda ws: ws.on("framesent", self._frame))
-
-    def _frame(self, payload: Any) -> None:
-        if not isinstance(payload, bytes):
-            return
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-
-        msg = BackMsg()
-        try:
-            msg.ParseFromString(payload)
-        except Exception:  # not a BackMsg: not a rerun
-            return
-        if msg.WhichOneof("type") == "rerun_script":
-            run = msg.rerun_script
-            if not run.is_auto_rerun and not run.fragment_id:
-                self.count += 1
-
-
-def wait_seq(page: Any, service: TableService, pid: str, seq: int) -> None:
-    """Until the table holds ``seq`` steps and the page is drawn from it."""
-    for _ in range(300):
-        if service.snapshot(pid).seq >= seq:
-            break
-        page.wait_for_timeout(100)
-    assert service.snapshot(pid).seq >= seq, "the action was not recorded"
-    now = service.snapshot(pid).seq
-    page.locator(f".aids-seq[data-seq='{now}']").wait_for(state="attached", timeout=30000)
-    settle(page)
 
 
 def action(page: Any, reruns: Reruns, taps: list[Any]) -> int:
