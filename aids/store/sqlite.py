@@ -71,9 +71,16 @@ class SqliteStore:
 
     def _create_private(self) -> None:
         """A new data file is made readable by this user alone (0600) before SQLite opens
-        it; SQLite gives its -wal and -shm files the same permissions."""
+        it; SQLite gives its -wal and -shm files the same permissions.
+
+        A file that exists is never opened here: SQLite's locks belong to the process, and
+        closing any descriptor of the file drops every one of them (another store of this
+        process would then be taken for gone by other processes, which delete the WAL index
+        it still reads)."""
         try:
-            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            return
         except OSError as exc:
             raise StoreError("store/open", path=str(self.path), detail=exc.strerror) from None
 

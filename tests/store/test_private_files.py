@@ -71,3 +71,51 @@ def test_an_existing_folder_is_left_as_it_was(tmp_path: Path) -> None:
     folder.chmod(0o755)
     SqliteStore(folder / "aids.sqlite3")
     assert mode(folder) == 0o755 and mode(folder / "aids.sqlite3") == 0o600
+
+
+OTHER_PROCESS = """
+import sys
+from aids.games.derby.model import DerbySetup
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+service = TableService(SqliteStore(sys.argv[1]), engines())
+info, _ = service.create("derby", "There", DerbySetup.default(["Aki", "Ben"]).to_dict())
+print(info.public_id, len(service.store.list_tables()))
+"""
+
+
+def _another_process(path: Path) -> tuple[str, int]:
+    """Another process opens the file, adds a table, counts the tables it sees, closes."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", OTHER_PROCESS, str(path)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    public_id, seen = done.stdout.split()
+    return public_id, int(seen)
+
+
+def test_opening_the_file_again_in_one_process_keeps_its_writes_seen_by_others(
+    tmp_path: Path,
+) -> None:
+    """SQLite's locks belong to the process: closing any descriptor of the data file drops
+    them all (SQLite's "How To Corrupt An SQLite Database File", 2.2). Making the file
+    private must not open a file that exists, or a second store in one process (a tool, a
+    test, a reconnect) leaves this process's connections unlocked: another process closing
+    its own takes itself for the last one and deletes the WAL and its index while this one
+    still writes to them; what this process wrote afterwards was never seen by any other
+    (the browser tests' "No table with this link exists")."""
+    path = tmp_path / "aids.sqlite3"
+    here = TableService(SqliteStore(path), engines())
+    setup = DerbySetup.default(["Aki", "Ben"]).to_dict()
+    here.create("derby", "Here", setup)
+    SqliteStore(path)  # the same file opened again in this process
+    there, seen = _another_process(path)
+    assert seen == 2
+    assert here.snapshot(there).info.title == "There"
+    here.create("derby", "Here again", setup)
+    _, seen = _another_process(path)
+    assert seen == 4, "a table written here after the second open is lost to other processes"
