@@ -79,8 +79,13 @@ class GamePage(Protocol):
         """The record controls for ``ctx.role``, offering only what the engine allows."""
         ...
 
+    def standings(self, ctx: TableContext) -> None:
+        """Who leads, in one compact table (``aids.ui.standings.standings_table``), the
+        reader's own seat marked; drawn where a phone's first screen shows it."""
+        ...
+
     def board(self, ctx: TableContext) -> None:
-        """The board and standings (read-only; also the viewer's page)."""
+        """The board (read-only; also the viewer's page)."""
         ...
 
 

@@ -4,11 +4,12 @@ The frame resolves the reader's role from the URL's key (one function, in the ta
 reads the table through that role's view, and draws what is the same for every game: header
 (with the referee's tools: the players' QR code, undo, redo), language, the live view for
 viewers, a new link shown once, the step-through replay and the live chances (``insights``),
-the race chart (``charts``), the log, the rulings (``table_log``), share/print/export and the
-keys (``sharing``), and once the game is over its results with the print buttons where the
-controls were (``results``). A game's page module (``GamePage``) draws only its own parts: the setup
-fields, the status line, the record controls and the board (shared pieces for those in
-``layout``).
+who leads (the game's rows drawn by ``standings``; a phone's first screen holds it with the
+chances), the race chart (``charts``), the log, the rulings (``table_log``),
+share/print/export and the keys (``sharing``), and once the game is over its results with
+the print buttons where the controls were (``results``). A game's page module (``GamePage``)
+draws only its own parts: the setup fields, the status line, the record controls, the
+standings' rows and the board (shared pieces for those in ``layout``).
 
 A page is drawn once per change, not once per tick: a small fragment (``_watch``) asks every
 second (viewers) or two (referee, seats) for the log's position and redraws the whole page only
@@ -90,6 +91,16 @@ def render_table(public_id: str, key: str | None) -> None:
     _watch_player(public_id, _drawn(public_id, snapshot.info.kind, snapshot.seq))
     show_flash()
     show_new_link()
+    if role.is_referee:
+        _referee(ctx, page)
+    else:
+        _seat_page(ctx, page)
+
+
+def _referee(ctx: TableContext, page: GamePage) -> None:
+    """The referee: the status, then the next action's controls beside (on a phone: above)
+    the standings, the board and the chart; then the chances, the log, the rulings and
+    the sharing tools."""
     with st.container(key="status"):
         page.status(ctx)
     controls, board = st.columns([1, 1], gap="medium")  # stacked on a phone
@@ -97,27 +108,55 @@ def render_table(public_id: str, key: str | None) -> None:
         results(ctx)  # a finished game: where the next action was, with the print buttons
         page.controls(ctx)
     with board:
+        _standings(ctx, page)
         page.board(replay(ctx))
         render_chart(ctx)
     chances(ctx)
     log(ctx, expanded=True)
-    rulings(game)
-    if role.is_referee:
-        share(ctx)
+    rulings(ctx.game)
+    share(ctx)
 
 
-def _viewer(ctx: TableContext, page: GamePage) -> None:
-    """The viewer: no controls; the board, the chart, the chances, the log and the rulings.
-    Every element keeps its place and key from one drawing to the next, so a section the
-    reader opened stays open."""
+def _seat_page(ctx: TableContext, page: GamePage) -> None:
+    """A player's own link, mostly read on a phone: who leads with the seat's own row
+    marked, what the seat has to do (its secret choices), its chances, then the board."""
     with st.container(key="status"):
         page.status(ctx)
     results(ctx)
+    _standings(ctx, page)
+    with st.container(key="controls"):
+        page.controls(ctx)
+    chances(ctx)
     page.board(replay(ctx))
     render_chart(ctx)
+    log(ctx, expanded=True)
+    rulings(ctx.game)
+
+
+def _viewer(ctx: TableContext, page: GamePage) -> None:
+    """The viewer: no controls; who leads and the chances on the first screen, then the
+    board, the chart, the log and the rulings. Every element keeps its place and key from
+    one drawing to the next, so a section the reader opened stays open."""
+    with st.container(key="status"):
+        page.status(ctx)
+    results(ctx)
+    _standings(ctx, page)
     chances(ctx)
+    page.board(replay(ctx))
+    render_chart(ctx)
     log(ctx, expanded=False)
     rulings(ctx.game)
+
+
+def _standings(ctx: TableContext, page: GamePage) -> None:
+    """Who leads while the game runs (its results say it once it is over)."""
+    if ctx.snapshot.outcome is not None:
+        return
+    draw = getattr(page, "standings", None)  # TRANSITION: until every page has its own
+    if draw is None:
+        return
+    with st.container(key="standings"):
+        draw(ctx)
 
 
 Drawn = tuple[str, int, bool | None]  # the game, the log's position, whether chances are ready

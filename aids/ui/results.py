@@ -32,6 +32,8 @@ table.aids-results .score { text-align: right; white-space: nowrap;
   font-variant-numeric: tabular-nums; }
 table.aids-results tr.won td { background: #fff4c2; font-weight: 600; }
 table.aids-results td.name { overflow-wrap: anywhere; }
+table.aids-results .you { margin-left: .35em; padding: 0 .35em; border-radius: 3px;
+  background: #111; color: #fff; font-size: 11px; font-weight: 700; }
 p.aids-results-why { margin: 0; font-size: 14px; color: #333; }
 </style>
 """
@@ -45,6 +47,7 @@ def results(ctx: TableContext) -> None:
         return
     kind = ctx.snapshot.info.kind
     seats = ctx.snapshot.seats
+    mine = ctx.role.seat  # a seat's own link: its row says "you"
     rows = []
     place = 1
     for group in outcome.ranking:
@@ -52,9 +55,10 @@ def results(ctx: TableContext) -> None:
             name = seats[seat] if 0 <= seat < len(seats) else str(seat + 1)
             score = tr(f"{kind}.report.score_value", value=f"{outcome.scores[seat]:,}")
             css = ' class="won"' if place == 1 else ""
+            you = f'<span class="you">{html_text(tr("table.you"))}</span>' if seat == mine else ""
             rows.append(
                 f'<tr{css}><td class="place">{place}</td>'
-                f'<td class="name">{html_text(name)}</td>'
+                f'<td class="name">{html_text(name)}{you}</td>'
                 f'<td class="score">{html_text(score)}</td></tr>'
             )
         place += len(group)

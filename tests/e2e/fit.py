@@ -101,9 +101,9 @@ def boxes(page: Any, selector: str) -> list[dict[str, Any]]:
     return list(page.evaluate(_BOXES, selector))
 
 
-def in_first_screen(page: Any, selector: str) -> list[str]:
+def in_first_screen(page: Any, selector: str, *, first: bool = False) -> list[str]:
     """Elements of ``selector`` not wholly inside the first screen, the page scrolled to its
-    top (empty: all there). At least one must match."""
+    top (empty: all there); ``first``: only the first drawn one. At least one must match."""
     page.evaluate(
         "() => { document.querySelector('[data-testid=\"stMain\"]')?.scrollTo(0, 0);"
         " window.scrollTo(0, 0); }"
@@ -111,6 +111,8 @@ def in_first_screen(page: Any, selector: str) -> list[str]:
     view = page.viewport_size
     found = boxes(page, selector)
     assert found, f"nothing matches {selector}"
+    if first:
+        found = found[:1]
     return [
         f"{b['text']!r} at ({b['x']:.0f}, {b['y']:.0f}, {b['w']:.0f}×{b['h']:.0f})"
         for b in found

@@ -1,6 +1,6 @@
 """Tables of every game for the frame's browser tests, recorded through the table service:
-one part-way through (the referee has a next action to record) and one finished (its
-``Outcome`` set).
+one just set up, one part-way through (the referee has a next action to record) and one
+finished (its ``Outcome`` set).
 
 Mid-game tables come from ``tests/e2e/scenes.py`` where it has one. A finished table ends the
 way a table does: the Derby's hand-worked race to fence 5, a short rally where every car
@@ -22,6 +22,15 @@ KINDS = ("derby", "ekiden", "rally", "gn")
 MAX_STEPS = 2000
 TEAMS = (("あき", "red"), ("Ben", "blue"), ("ちえ", "green"))
 COURSE = [{"slope": "up", "n": 2}] * 5 + [{"slope": "down", "n": 1}] * 5
+
+
+def start(service: TableService, kind: str, lang: str = "en") -> tuple[str, str]:
+    """A new table of ``kind`` with the game's default setup for the three players (names
+    in ``TEAMS``), nothing recorded: (public id, referee key)."""
+    game = service.game(kind)
+    setup = game.setup_to_dict(game.default_setup([name for name, _ in TEAMS], lang))
+    info, key = service.create(kind, f"{kind} start", setup)
+    return info.public_id, key
 
 
 def mid_game(service: TableService, kind: str, lang: str = "en") -> tuple[str, str]:
