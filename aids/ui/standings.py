@@ -46,7 +46,7 @@ table.aids-standings .you { display: inline-block; margin-left: .35em; padding: 
 @dataclass(frozen=True, slots=True)
 class Row:
     """One line of the standings: its place (None while it has none: not yet placed),
-    the seat it belongs to (None for a row no seat owns, such as a Derby horse), and its
+    the seat it belongs to (None for a row no seat owns, such as a horse), and its
     cells as ready-made HTML (names escaped by the game's page; ``html_text``), the first
     of them the name. A cell starting with ``<num>`` is right-aligned figures."""
 
