@@ -724,7 +724,7 @@ def _meet_key(args: argparse.Namespace, lang: str) -> int:
 def _bench(args: argparse.Namespace, lang: str) -> int:
     import importlib.util
 
-    from aids.bench import run
+    from aids.bench.targets import run
 
     if importlib.util.find_spec("pypdfium2") is None:  # the print baseline reads PDFs back
         raise InvalidAction("output/bench_extras")

@@ -40,7 +40,7 @@ def module_file(module: str) -> Path:
 def game_files() -> set[Path]:
     """The files allowed to name a game: its folder, its page and sheet modules, the registry
     (the one place games are listed) and the benchmarks (which measure named games)."""
-    files = {AIDS / "registry.py", *AIDS.glob("bench*.py")}
+    files = {AIDS / "registry.py", *(AIDS / "bench").glob("*.py")}
     for entry in BUILT_IN:
         engine_package = type(entry.game).__module__.rsplit(".", 1)[0]  # aids.games.<folder>
         files |= set(module_file(engine_package + ".__init__").parent.rglob("*.py"))

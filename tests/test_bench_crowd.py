@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from aids.bench_crowd import CHROMIUM, latencies, report, run
+from aids.bench.crowd import CHROMIUM, latencies, report, run
 
 
 def test_latencies_pair_every_write_with_every_viewer() -> None:

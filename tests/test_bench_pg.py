@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from aids.bench_pg import PgBare, bench_record, bench_writers, check_logs
+from aids.bench.pg import PgBare, bench_record, bench_writers, check_logs
 from aids.store.base import EventRow
 
 

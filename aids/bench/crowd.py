@@ -1,6 +1,6 @@
 """The crowd benchmark: many viewer pages on one table while the referee records.
 
-Run with ``python -m aids.bench_crowd [--viewers 30] [--seconds 60] [--interval 2]``. It starts
+Run with ``python -m aids.bench.crowd [--viewers 30] [--seconds 60] [--interval 2]``. It starts
 the real tracker (``streamlit run streamlit_app.py``) on a free port and a temporary SQLite
 file, creates a table there with the table service, opens ``--viewers`` viewer pages in
 headless chromium (one browser, a context per viewer, a phone-sized window), and then writes a
@@ -45,8 +45,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aids.bench_procs import Usage, free_port, mem_available, start_server, stop, usage
-from aids.bench_viewers import PageViewer, SocketViewer, Viewer
+from aids.bench.procs import Usage, free_port, mem_available, start_server, stop, usage
+from aids.bench.viewers import PageViewer, SocketViewer, Viewer
 from aids.games.base import REFEREE, AnyGame
 from aids.paths import OUTPUT, data_dir
 from aids.registry import engines
@@ -276,7 +276,7 @@ async def run(
         db_pid: int | None = None
         locator: Path | str = tmp / "crowd.sqlite3"
         if database_url is not None or postgres:
-            from aids.bench_pg import database
+            from aids.bench.pg import database
 
             if database_url is None:
                 say("starting a throwaway PostgreSQL server")
@@ -548,7 +548,7 @@ def report(r: Result) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m aids.bench_crowd",
+        prog="python -m aids.bench.crowd",
         description="Many viewers on one table while the referee records (docs/crowd.md).",
     )
     add = parser.add_argument

@@ -1,7 +1,7 @@
 """The PostgreSQL store under load: the cost of recording an action, and many writers at once.
 
-Run with ``python -m aids.bench_pg`` (a throwaway server is started and removed afterwards) or
-``python -m aids.bench_pg --database-url postgresql://…`` (a schema of its own is created in
+Run with ``python -m aids.bench.pg`` (a throwaway server is started and removed afterwards) or
+``python -m aids.bench.pg --database-url postgresql://…`` (a schema of its own is created in
 that database and dropped afterwards). Every figure is printed beside a baseline measured in
 the same run, because the machines we run on are shared and noisy. See docs/scaling.md.
 
@@ -599,7 +599,7 @@ def failed(results: Mapping[str, Any]) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m aids.bench_pg",
+        prog="python -m aids.bench.pg",
         description="The PostgreSQL store: record latency and many writers (docs/scaling.md).",
     )
     add = parser.add_argument

@@ -1,6 +1,6 @@
 """The crowd benchmark's processes: the tracker servers it starts and what ``/proc`` says of
 their CPU and memory, their children's (the chances worker), the browser's and the machine's
-(``aids.bench_crowd``)."""
+(``aids.bench.crowd``)."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def usage(server_pids: int | Sequence[int], db_pid: int | None = None) -> Usage:
         u.worker_cpu += worker_cpu
         u.worker_rss += worker_rss
     if db_pid is not None:
-        from aids.bench_pg import server_cpu
+        from aids.bench.pg import server_cpu
 
         database = _tree(procs, db_pid)
         server.update(p.pid for p in database)

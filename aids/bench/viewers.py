@@ -1,6 +1,6 @@
 """The crowd benchmark's viewers: a chromium page, or Streamlit's websocket driven directly,
 each noting when the table page's hidden marker first shows a new log position
-(``aids.bench_crowd``)."""
+(``aids.bench.crowd``)."""
 
 from __future__ import annotations
 

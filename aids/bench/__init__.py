@@ -1,0 +1,11 @@
+"""The benchmarks: each prints its figures next to a baseline measured in the same run (these
+machines are shared and noisy: compare ratios between runs; the absolute figure is for the
+target).
+
+- ``targets`` — ``aids bench`` (or ``python -m aids.bench``): the issues' performance targets
+  (replay, record, sheets and packs, the Rally's reach, the chances);
+- ``crowd`` — ``python -m aids.bench.crowd``: many viewers on one table (docs/crowd.md);
+- ``pg`` — ``python -m aids.bench.pg``: the PostgreSQL store and several trackers
+  (docs/scaling.md);
+- ``procs`` and ``viewers`` — the processes and the simulated phones ``crowd`` drives.
+"""
