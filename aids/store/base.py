@@ -60,6 +60,29 @@ class MeetRow:
     organiser_hash: str  # the hash of the organiser's key
 
 
+@dataclass(frozen=True, slots=True)
+class FiguresRow:
+    """The live chances of one table position (``aids.tables.chances``), computed once for
+    every tracker on the store: who claimed the computation and when, and once ``done`` the
+    figures as JSON text (None if the computation failed)."""
+
+    seq: int
+    claimed_by: str
+    claimed_at: str
+    done: bool
+    payload: str | None
+
+
+def figures_pair(
+    seq: int, rows: Sequence[FiguresRow]
+) -> tuple[FiguresRow | None, FiguresRow | None]:
+    """``Store.figures``'s answer from the (at most two) rows at or before ``seq``, newest
+    first, that are at ``seq`` or done."""
+    this = next((r for r in rows if r.seq == seq), None)
+    done = next((r for r in rows if r.done), None)
+    return this, done
+
+
 # A table with its keys and its whole log, as an import brings it.
 TableBundle = tuple[TableRow, list[KeyRow], list[EventRow]]
 
@@ -126,6 +149,27 @@ class Store(Protocol):
         follows the table: SQLite reads it (as ``last_seq``); PostgreSQL answers from the
         notifications it listens to, with no query, once it has heard of the table. It may lag
         a write in another process by a moment; writes never rely on it."""
+        ...
+
+    # --- live chances -----------------------------------------------------------------------
+
+    def claim_figures(
+        self, table_id: int, seq: int, by: str, at: str, *, retake_before: str
+    ) -> bool:
+        """Claim the computation of the figures of the table at ``seq`` for tracker ``by``
+        (``at``: now): true if nobody had, or if a claim made before ``retake_before`` never
+        finished (its tracker stopped). Of many trackers asking at once exactly one gets
+        true. A read-only store claims nothing (false)."""
+        ...
+
+    def put_figures(self, table_id: int, seq: int, payload: str | None, *, keep: int) -> None:
+        """Store the figures of the table at ``seq`` (done; ``payload`` None: it failed), and
+        forget the table's figures more than ``keep`` positions older."""
+        ...
+
+    def figures(self, table_id: int, seq: int) -> tuple[FiguresRow | None, FiguresRow | None]:
+        """The table's figures row at ``seq`` (claimed or done, or None), and the newest done
+        row at or before ``seq`` (what a page shows while newer ones are computed)."""
         ...
 
     # --- meets ----------------------------------------------------------------------------

@@ -38,13 +38,21 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState, StoreError
 from aids.store import shown
-from aids.store.base import EventRow, KeyRow, MeetRow, TableBundle, TableRow
+from aids.store.base import (
+    EventRow,
+    FiguresRow,
+    KeyRow,
+    MeetRow,
+    TableBundle,
+    TableRow,
+    figures_pair,
+)
 from aids.store.notices import Heard
 from aids.store.postgres_schema import LATEST, LOCK_KEY, MIGRATIONS, SCHEMA_TABLE, channel
 
 TABLE_COLUMNS = "t.id, t.public_id, t.kind, t.title, t.created_at, t.setup, t.rules_version"
 MEET_COLUMNS = "m.id, m.public_id, m.title, m.date, m.created_at, m.scoring, m.organiser_hash"
-OUR_TABLES = ("tables", "events", "keys", "meets", "meet_tables")
+OUR_TABLES = ("tables", "events", "keys", "meets", "meet_tables", "figures")
 
 
 class PostgresStore:
@@ -416,6 +424,40 @@ class PostgresStore:
                 (meet_id, table_id),
             )
             return cur.rowcount == 1
+
+    def claim_figures(
+        self, table_id: int, seq: int, by: str, at: str, *, retake_before: str
+    ) -> bool:
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO figures (table_id, seq, claimed_by, claimed_at)"
+                " VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (table_id, seq) DO UPDATE SET claimed_by = excluded.claimed_by,"
+                " claimed_at = excluded.claimed_at"
+                " WHERE figures.done = 0 AND figures.claimed_at < %s",
+                (table_id, seq, by, at, retake_before),
+            )
+            return cur.rowcount == 1
+
+    def put_figures(self, table_id: int, seq: int, payload: str | None, *, keep: int) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE figures SET done = 1, payload = %s::json WHERE table_id = %s AND seq = %s",
+                (payload, table_id, seq),
+            )
+            conn.execute(
+                "DELETE FROM figures WHERE table_id = %s AND seq < %s", (table_id, seq - keep)
+            )
+
+    def figures(self, table_id: int, seq: int) -> tuple[FiguresRow | None, FiguresRow | None]:
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT seq, claimed_by, claimed_at, done, payload::text FROM figures"
+                " WHERE table_id = %s AND seq <= %s AND (seq = %s OR done = 1)"
+                " ORDER BY seq DESC LIMIT 2",
+                (table_id, seq, seq),
+            ).fetchall()
+        return figures_pair(seq, [FiguresRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows])
 
     def meet_of(self, table_id: int) -> MeetRow | None:
         with self._connect() as conn:

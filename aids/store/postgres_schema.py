@@ -95,6 +95,21 @@ CREATE TRIGGER events_notify AFTER INSERT ON events
     FOR EACH STATEMENT EXECUTE FUNCTION aids_log_notify();
 """,
     ),
+    (
+        4,
+        "live chances computed once per table position",
+        """
+CREATE TABLE figures (
+    table_id bigint NOT NULL REFERENCES tables(id),
+    seq integer NOT NULL,
+    claimed_by text NOT NULL,
+    claimed_at text COLLATE "C" NOT NULL,
+    done integer NOT NULL DEFAULT 0,
+    payload json,
+    PRIMARY KEY (table_id, seq)
+);
+""",
+    ),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -8,7 +8,7 @@ DDL and migration list in ``aids.store.postgres_schema``; the two describe the s
 from __future__ import annotations
 
 APPLICATION_ID = 0x52_4E_41_49  # "RNAI": race-night aids
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -60,6 +60,20 @@ CREATE TABLE IF NOT EXISTS meet_tables (
 CREATE INDEX IF NOT EXISTS meet_tables_meet ON meet_tables (meet_id, position);
 """
 
+# The live chances of a table's positions, computed once for every tracker on the store: a
+# claim (who computes, since when) and, once done, the figures (JSON; NULL if it failed).
+FIGURES = """
+CREATE TABLE IF NOT EXISTS figures (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    claimed_by TEXT NOT NULL,
+    claimed_at TEXT NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
+    payload TEXT,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+"""
+
 # Release 0.1 files: no application id, schema version 0, the referee key's hash on the table
 # row and no actor on events. Each step brings a file one version up, inside one transaction.
 MIGRATIONS: dict[int, str] = {
@@ -74,5 +88,6 @@ INSERT INTO keys (table_id, role, key_hash, created_at)
 ALTER TABLE tables DROP COLUMN referee_key_hash;
 """,
     2: MEETS,  # events of many tables ("meets")
+    3: FIGURES,  # live chances computed once per table position
 }
 RELEASE_0_1_TABLES = {"tables", "events"}

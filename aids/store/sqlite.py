@@ -27,9 +27,18 @@ from typing import Any
 from urllib.parse import quote
 
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState, StoreError
-from aids.store.base import EventRow, KeyRow, MeetRow, TableBundle, TableRow
+from aids.store.base import (
+    EventRow,
+    FiguresRow,
+    KeyRow,
+    MeetRow,
+    TableBundle,
+    TableRow,
+    figures_pair,
+)
 from aids.store.schema import (
     APPLICATION_ID,
+    FIGURES,
     KEYS,
     MEETS,
     MIGRATIONS,
@@ -120,7 +129,7 @@ class SqliteStore:
             if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 version = SCHEMA_VERSION  # another process finished the same step meanwhile
             elif version == 0:
-                _run_script(conn, SCHEMA + KEYS + MEETS)
+                _run_script(conn, SCHEMA + KEYS + MEETS + FIGURES)
             else:
                 for step in range(version, SCHEMA_VERSION):
                     _run_script(conn, MIGRATIONS[step])
@@ -373,6 +382,45 @@ class SqliteStore:
                 (revoked_at, table_id, role),
             )
             return int(cur.rowcount)
+
+    # --- live chances -----------------------------------------------------------------------
+
+    def claim_figures(
+        self, table_id: int, seq: int, by: str, at: str, *, retake_before: str
+    ) -> bool:
+        if self.read_only:
+            return False
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO figures (table_id, seq, claimed_by, claimed_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (table_id, seq) DO UPDATE SET claimed_by = excluded.claimed_by,"
+                " claimed_at = excluded.claimed_at"
+                " WHERE figures.done = 0 AND figures.claimed_at < ?",
+                (table_id, seq, by, at, retake_before),
+            )
+            return cur.rowcount == 1
+
+    def put_figures(self, table_id: int, seq: int, payload: str | None, *, keep: int) -> None:
+        if self.read_only:
+            return
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE figures SET done = 1, payload = ? WHERE table_id = ? AND seq = ?",
+                (payload, table_id, seq),
+            )
+            conn.execute(
+                "DELETE FROM figures WHERE table_id = ? AND seq < ?", (table_id, seq - keep)
+            )
+
+    def figures(self, table_id: int, seq: int) -> tuple[FiguresRow | None, FiguresRow | None]:
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT seq, claimed_by, claimed_at, done, payload FROM figures"
+                " WHERE table_id = ? AND seq <= ? AND (seq = ? OR done = 1)"
+                " ORDER BY seq DESC LIMIT 2",
+                (table_id, seq, seq),
+            ).fetchall()
+        return figures_pair(seq, [FiguresRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows])
 
     # --- meets ----------------------------------------------------------------------------
 

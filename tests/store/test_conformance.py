@@ -600,3 +600,96 @@ def test_insert_table_into_a_meet_that_refuses_writes_no_table(
         store.insert_table(table_row(), [REFEREE_KEY], meet_id=meet.id + meet_offset, by=by)
     assert not store.exists(table_row().public_id)
     assert store.list_tables() == [] and store.meet_tables(meet.id) == []
+
+
+# --- live chances: computed once for every tracker on the store (issue 20) ----------------
+
+FIGURES = '{"values": [0.25, 0.75], "note": "一着"}'
+
+
+def test_the_first_claim_of_a_position_wins_and_its_figures_come_back_as_written(
+    open_store: Callable[[], Store], table: TableRow
+) -> None:
+    """Issue 20, "compute each (table, log position) once": one tracker claims, another
+    tracker on the same store is refused the claim and reads the first one's figures."""
+    here, there = open_store(), open_store()
+    assert here.claim_figures(table.id, 3, "tracker-a", T1, retake_before=T0)
+    assert not there.claim_figures(table.id, 3, "tracker-b", T1, retake_before=T0)
+    this, done = there.figures(table.id, 3)
+    assert this is not None and (this.claimed_by, this.done, done) == ("tracker-a", False, None)
+    here.put_figures(table.id, 3, FIGURES, keep=16)
+    this, done = there.figures(table.id, 3)
+    assert this == done and done is not None
+    assert (done.done, done.payload) == (True, FIGURES)
+    # a finished position is never claimed again, however old
+    assert not there.claim_figures(table.id, 3, "tracker-b", T3, retake_before=T3)
+
+
+def test_a_claim_left_unfinished_past_its_time_is_taken_over(store: Store, table: TableRow) -> None:
+    """A tracker that stopped mid-computation does not leave a position without figures:
+    a claim older than ``retake_before`` and not done goes to the next who asks."""
+    assert store.claim_figures(table.id, 1, "gone", T0, retake_before=T0)
+    assert not store.claim_figures(table.id, 1, "next", T1, retake_before=T0)
+    assert store.claim_figures(table.id, 1, "next", T2, retake_before=T1)
+    this, _ = store.figures(table.id, 1)
+    assert this is not None and (this.claimed_by, this.claimed_at) == ("next", T2)
+
+
+def test_a_failed_computation_is_stored_as_done_without_figures(
+    store: Store, table: TableRow
+) -> None:
+    assert store.claim_figures(table.id, 2, "a", T1, retake_before=T0)
+    store.put_figures(table.id, 2, None, keep=16)
+    this, done = store.figures(table.id, 2)
+    assert this is not None and this.done and this.payload is None and done == this
+
+
+def test_a_page_gets_the_newest_figures_done_while_a_newer_position_is_computed(
+    store: Store, table: TableRow
+) -> None:
+    for seq in (1, 2, 3):
+        assert store.claim_figures(table.id, seq, "a", T1, retake_before=T0)
+    store.put_figures(table.id, 1, '{"n": 1}', keep=16)
+    store.put_figures(table.id, 2, '{"n": 2}', keep=16)
+    this, done = store.figures(table.id, 3)
+    assert this is not None and not this.done
+    assert done is not None and (done.seq, done.payload) == (2, '{"n": 2}')
+    assert store.figures(table.id, 9) == (None, done)
+
+
+def test_old_positions_figures_are_forgotten_and_other_tables_untouched(
+    store: Store, table: TableRow
+) -> None:
+    other = store.insert_table(table_row("OtherTable_0123456789abc"), [REFEREE_KEY])
+    assert store.claim_figures(other.id, 1, "a", T1, retake_before=T0)
+    store.put_figures(other.id, 1, '{"other": true}', keep=2)
+    for seq in range(1, 7):
+        assert store.claim_figures(table.id, seq, "a", T1, retake_before=T0)
+        store.put_figures(table.id, seq, f'{{"n": {seq}}}', keep=2)
+    assert store.figures(table.id, 3) == (None, None)
+    assert [store.figures(table.id, s)[0] is not None for s in (4, 5, 6)] == [True] * 3
+    assert store.figures(other.id, 1)[1] is not None
+
+
+def test_of_many_trackers_claiming_at_once_exactly_one_wins(
+    open_store: Callable[[], Store], table: TableRow
+) -> None:
+    trackers = [open_store() for _ in range(6)]
+    barrier = threading.Barrier(len(trackers))
+    won: list[str] = []
+    lock = threading.Lock()
+
+    def claim(n: int, store: Store) -> None:
+        barrier.wait()
+        if store.claim_figures(table.id, 5, f"t{n}", T1, retake_before=T0):
+            with lock:
+                won.append(f"t{n}")
+
+    threads = [threading.Thread(target=claim, args=(n, s)) for n, s in enumerate(trackers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(won) == 1
+    this, _ = trackers[0].figures(table.id, 5)
+    assert this is not None and this.claimed_by == won[0]

@@ -94,7 +94,7 @@ def test_release_0_1_fixture_is_a_version_0_file_with_the_key_hash_on_the_table(
 
 
 def test_migration_sets_schema_version_and_application_id(migrated: Path) -> None:
-    assert pragma(migrated, "user_version") == sqlite_store.SCHEMA_VERSION == 3
+    assert pragma(migrated, "user_version") == sqlite_store.SCHEMA_VERSION == 4
     assert pragma(migrated, "application_id") == APPLICATION_ID
 
 
@@ -170,7 +170,7 @@ def test_opening_a_migrated_file_again_changes_nothing(migrated: Path) -> None:
     before = whole_file(migrated)
     store = SqliteStore(migrated)
     store.close()
-    assert pragma(migrated, "user_version") == 3
+    assert pragma(migrated, "user_version") == sqlite_store.SCHEMA_VERSION
     assert pragma(migrated, "application_id") == APPLICATION_ID
     assert whole_file(migrated) == before
 
@@ -289,7 +289,7 @@ def test_file_from_a_newer_schema_is_refused_as_newer_and_left_unchanged(
     path = tmp_path / "aids.sqlite3"
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    conn.execute("PRAGMA user_version = 4")
+    conn.execute(f"PRAGMA user_version = {sqlite_store.SCHEMA_VERSION + 1}")
     conn.execute("CREATE TABLE tables (id INTEGER PRIMARY KEY, future TEXT)")
     conn.commit()
     conn.close()
@@ -297,7 +297,7 @@ def test_file_from_a_newer_schema_is_refused_as_newer_and_left_unchanged(
     with pytest.raises(StoreError) as err:
         SqliteStore(path)
     assert err.value.code == "store/newer"
-    assert err.value.params["version"] == 4
+    assert err.value.params["version"] == sqlite_store.SCHEMA_VERSION + 1
     assert path.read_bytes() == before
 
 
@@ -323,7 +323,7 @@ def test_missing_folders_of_a_new_file_are_created(tmp_path: Path) -> None:
     path = tmp_path / "a" / "b" / "aids.sqlite3"
     store = SqliteStore(path)
     store.close()
-    assert pragma(path, "user_version") == 3
+    assert pragma(path, "user_version") == sqlite_store.SCHEMA_VERSION
     assert pragma(path, "application_id") == APPLICATION_ID
 
 
@@ -374,7 +374,7 @@ def test_a_schema_2_file_gains_the_meet_tables_and_keeps_its_tables(tmp_path: Pa
         assert store.meet_of(store.get_table("v2-table-0123456789abcdef").id) is None
     finally:
         store.close()
-    assert pragma(path, "user_version") == 3
+    assert pragma(path, "user_version") == sqlite_store.SCHEMA_VERSION
     assert read(path, "SELECT * FROM tables") == before
     names = {r[0] for r in read(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"meets", "meet_tables"} <= names
+    assert {"meets", "meet_tables", "figures"} <= names
