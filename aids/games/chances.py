@@ -146,6 +146,8 @@ def estimate(
     ``batch``). So an estimate ends within its budget and one playout. The same seed and the
     same number of playouts give the same figures. ``exact=False``: playouts only, even
     where the figures are known (to compare the two)."""
+    if playouts < 1:
+        raise ValueError(f"playouts must be at least 1, not {playouts}")
     started = time.perf_counter()
     deadline = None if budget is None else started + budget
     measures = model.measures(state)
@@ -159,19 +161,24 @@ def estimate(
     rng = random.Random(seed)
     sums = [0.0] * len(measures)
     squares = [0.0] * len(measures)
-    done, size = 0, min(batch, 20)  # a first small batch measures the pace
+    done, size = 0, 1  # a first game measures the pace
     while done < playouts:
-        begun = time.perf_counter()
-        for row in model.playouts(state, min(size, playouts - done), rng, deadline):
+        begun, before = time.perf_counter(), done
+        # the first game is played whatever the clock says: a budget spent on the exact
+        # count still gives figures (one game's worth, with their error)
+        limit = deadline if done else None
+        for row in model.playouts(state, min(size, playouts - done), rng, limit):
             for i, v in enumerate(row):
                 sums[i] += v
                 squares[i] += v * v
             done += 1
         now = time.perf_counter()
-        if deadline is not None and now >= deadline:
+        if (deadline is not None and now >= deadline) or done == before:
             break
-        pace = max(now - begun, 1e-6) / max(1, size)  # seconds per playout
+        pace = max(now - begun, 1e-6) / (done - before)  # seconds per playout
         size = max(1, min(batch, int((budget or 1.0) / 10 / pace)))
+    if not done:
+        raise RuntimeError(f"{model.model}: the playouts gave no game")
     means = tuple(s / done for s in sums)
     errors = tuple(
         Z95 * math.sqrt(max(0.0, q / done - m * m) / max(1, done - 1)) if done > 1 else 1.0
