@@ -82,6 +82,36 @@ class Estimate:
     def _kind(self, group: str) -> str:
         return next(m.kind for m in self.measures if m.group == group)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The figures as plain JSON values (kept in the store for every tracker)."""
+        return {
+            "measures": [[m.group, m.index, m.kind] for m in self.measures],
+            "values": list(self.values),
+            "errors": list(self.errors),
+            "playouts": self.playouts,
+            "exact": self.exact,
+            "seconds": self.seconds,
+            "model": self.model,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Estimate:
+        """The figures ``to_dict`` wrote.
+
+        >>> e = Estimate((Measure("horse", 0),), (0.5,), (0.01,), 100, False, 0.2, "m")
+        >>> Estimate.from_dict(e.to_dict()) == e
+        True
+        """
+        return cls(
+            tuple(Measure(str(g), int(i), str(k)) for g, i, k in raw["measures"]),
+            tuple(float(v) for v in raw["values"]),
+            tuple(float(e) for e in raw["errors"]),
+            int(raw["playouts"]),
+            bool(raw["exact"]),
+            float(raw["seconds"]),
+            str(raw["model"]),
+        )
+
     @property
     def worst_error(self) -> float:
         """The widest 95 % half-width among the probabilities (what the page states)."""

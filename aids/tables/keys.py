@@ -45,4 +45,9 @@ def same_hash(a: str, b: str) -> bool:
 
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    return stamp(datetime.now(UTC))
+
+
+def stamp(moment: datetime) -> str:
+    """A time as the store writes it: UTC, ISO 8601 to the millisecond (ordered as text)."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")

@@ -204,6 +204,10 @@ class TableService:
             cached = self._cache.get(public_id)
         return cached[0] if cached else self._table(public_id)
 
+    def table_id(self, public_id: str) -> int:
+        """The store's own id of a table, for a service on the same store (the chances)."""
+        return self._row(public_id).id
+
     def snapshot(self, public_id: str, role: Role = VIEWER) -> Snapshot:
         """The table as ``role`` may see it (the viewer's by default), as far as this process
         knows: on PostgreSQL a write of another process shows once its notice arrives."""

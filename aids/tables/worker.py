@@ -1,4 +1,4 @@
-"""One worker process that runs jobs one at a time, each within a time limit.
+"""Worker processes that run jobs one at a time each, each job within a time limit.
 
 The live chances of every table on a server are computed here (``aids/tables/chances.py``),
 so one job that never ends would stop them all: a job still running ``limit`` seconds after
@@ -15,6 +15,7 @@ traceback (any exception, picklable or not).
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import traceback
 from collections.abc import Callable
@@ -44,9 +45,10 @@ Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 class Worker(Executor):
     """An executor of one process that ends any job running past ``limit`` seconds."""
 
-    def __init__(self, limit: float) -> None:
+    def __init__(self, limit: float, jobs: SimpleQueue[Job | None] | None = None) -> None:
         self.limit = limit
-        self._jobs: SimpleQueue[Job | None] = SimpleQueue()
+        # a pool's workers share one queue: each takes the next job when it is free
+        self._jobs: SimpleQueue[Job | None] = jobs if jobs is not None else SimpleQueue()
         self._process: BaseProcess | None = None
         self._conn: Connection | None = None
         self._thread = threading.Thread(target=self._serve, name="aids-worker", daemon=True)
@@ -140,3 +142,43 @@ def _child_loop(conn: Connection) -> None:
             conn.send((True, result))
         except Exception:  # a result that cannot be pickled
             conn.send((False, traceback.format_exc()))
+
+
+class WorkerPool(Executor):
+    """``size`` workers (each its own process, each ending a job past ``limit`` seconds)
+    taking jobs from one queue in the order they came: a job waits only for those before it,
+    never for a long one on another worker."""
+
+    def __init__(self, size: int, limit: float) -> None:
+        self._jobs: SimpleQueue[Job | None] = SimpleQueue()
+        self.workers = [Worker(limit, self._jobs) for _ in range(max(1, size))]
+
+    @property
+    def limit(self) -> float:
+        return self.workers[0].limit
+
+    @limit.setter
+    def limit(self, value: float) -> None:
+        for worker in self.workers:
+            worker.limit = value
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self._jobs.put((future, fn, args, kwargs))
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        for _ in self.workers:
+            self._jobs.put(None)  # one stop for each worker
+        if wait:
+            for worker in self.workers:
+                worker._thread.join()
+
+
+def free_cores() -> int:
+    """How many worker processes the chances get: ``AIDS_CHANCE_WORKERS`` if set, else the
+    cores this process may use less one for the server (at least one)."""
+    given = os.environ.get("AIDS_CHANCE_WORKERS", "").strip()
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    return max(1, len(os.sched_getaffinity(0)) - 1)
