@@ -24,7 +24,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
@@ -185,9 +185,7 @@ def estimate(
     if known is None and exact:
         known = model.exact(state, None if budget is None else started + budget * EXACT_SHARE)
     if known is not None:
-        zeros = tuple(0.0 for _ in measures)
-        spent = time.perf_counter() - started
-        return Estimate(measures, tuple(known), zeros, 0, True, spent, model.model)
+        return _known(model, measures, known, time.perf_counter() - started)
     rng = random.Random(seed)
     sums = [0.0] * len(measures)
     squares = [0.0] * len(measures)
@@ -216,3 +214,41 @@ def estimate(
     )
     spent = time.perf_counter() - started
     return Estimate(measures, means, errors, done, False, spent, model.model)
+
+
+def decided(model: ChanceModel, state: Any) -> Estimate | None:
+    """The figures of a position whose outcome is settled (``model.decided``): known at
+    once, without playouts or enumeration — a page shows them without queueing."""
+    started = time.perf_counter()
+    known = model.decided(state)
+    if known is None:
+        return None
+    return _known(model, model.measures(state), known, time.perf_counter() - started)
+
+
+def _known(
+    model: ChanceModel, measures: tuple[Measure, ...], values: Sequence[float], spent: float
+) -> Estimate:
+    zeros = tuple(0.0 for _ in measures)
+    return Estimate(measures, tuple(values), zeros, 0, True, spent, model.model)
+
+
+def steady(new: Estimate, shown: Estimate | None) -> Estimate:
+    """``new`` as a page should show it after ``shown`` (the figures of the table's previous
+    position): a sampled figure that moved by no more than its error keeps the value shown,
+    so a bar moves only when the position changed it, not with the sampling noise. A figure
+    held stays within its error of ``new``'s own mean; exact figures are never held.
+
+    >>> m = (Measure("horse", 0), Measure("horse", 1))
+    >>> old = Estimate(m, (0.40, 0.60), (0.01, 0.01), 9000, False, 1.0, "x")
+    >>> new = Estimate(m, (0.405, 0.55), (0.01, 0.01), 9000, False, 1.0, "x")
+    >>> steady(new, old).values
+    (0.4, 0.55)
+    """
+    if shown is None or new.exact or shown.measures != new.measures:
+        return new
+    values = tuple(
+        old if abs(value - old) <= error else value
+        for value, old, error in zip(new.values, shown.values, new.errors, strict=True)
+    )
+    return replace(new, values=values)

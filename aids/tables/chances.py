@@ -46,7 +46,7 @@ from typing import Any
 
 from aids.core.errors import AidsError
 from aids.games.base import VIEWER, AnyGame
-from aids.games.chances import Estimate, estimate
+from aids.games.chances import Estimate, decided, estimate, steady
 from aids.tables import keys
 from aids.tables.service import TableService
 from aids.tables.worker import WorkerPool, free_cores
@@ -165,9 +165,15 @@ class ChanceService:
                 if table == key[0] and seq < key[1]:
                     older.cancel()  # if not begun: no page wants that position now
             game = self.tables.game(snapshot.info.kind)  # pickled by reference to its class
-            future = self._pool().submit(
-                compute, game, snapshot.history, snapshot.seq, self.playouts, self.budget
-            )
+            model = game.chances(snapshot.history)
+            known = None if model is None else decided(model, snapshot.history[-1])
+            future: Future[Estimate | None] = Future()
+            if known is not None:  # a settled race's figures: at once, never queued
+                future.set_result(known)
+            else:
+                future = self._pool().submit(
+                    compute, game, snapshot.history, snapshot.seq, self.playouts, self.budget
+                )
             self._running[key] = future
         future.add_done_callback(self._finished(key, table_id, store_it=claimed))
 
@@ -184,6 +190,10 @@ class ChanceService:
             except Exception:  # a failed estimate shows as none: it never breaks a page
                 log.exception("chances for %s at %s failed", *key)
                 result = None
+            with self._lock:
+                seq, shown = self._last.get(key[0], (-1, None))
+            if result is not None and seq < key[1]:
+                result = steady(result, shown)  # the noise of sampling does not move a bar
             if store_it:
                 payload = None if result is None else json.dumps(result.to_dict())
                 try:

@@ -134,9 +134,10 @@ def _bars(ctx: TableContext, est: Estimate) -> str:
                 width = 100 * (len(figures) + 1 - value) / len(figures)
                 text = f"{value:.1f}"
                 spread = f" ±{error:.1f}" if error >= 0.05 else ""
-            else:
-                width, text = 100 * value / top, f"{value:,.1f}"
-                spread = f" ±{error:,.1f}" if error >= 0.05 else ""
+            else:  # points or money: whole units once they run to hundreds (no cents)
+                places = 0 if top >= 100 else 1
+                width, text = 100 * value / top, f"{value:,.{places}f}"
+                spread = f" ±{error:,.{places}f}" if error >= 0.5 * 10**-places else ""
             rows.append(
                 f'<tr><th scope="row">{name}</th>'
                 f'<td class="bar"><span style="width:{width:.1f}%"></span></td>'

@@ -135,3 +135,19 @@ def test_the_workers_run_jobs_side_by_side() -> None:
         assert long.result(timeout=60) == 20.0
     finally:
         pool.shutdown()
+
+
+def test_a_settled_race_shows_its_figures_at_once_without_queueing(
+    tracker: Callable[[], TableService],
+) -> None:
+    """Issue 20: "where a game's figures are known exactly (...), the page shows them at
+    once, without waiting for playouts". A race played to its end gets its decided figures
+    with its first page (not stale, exact), and no worker job is queued for it."""
+    from tests.e2e.frame_scenes import finished
+
+    service = tracker()
+    pid, _ = finished(service, "derby")
+    pool = RecordingPool()
+    shown = ChanceService(service, executor=pool, playouts=200).latest(pid)
+    assert not shown.stale and shown.estimate is not None and shown.estimate.exact
+    assert pool.ran == []

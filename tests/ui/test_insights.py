@@ -77,3 +77,21 @@ def test_every_page_shows_the_chances_with_how_they_were_made(app_db: Path) -> N
     assert re.findall(r'<td class="num">(.*?)</td>', page_html(referee)) == re.findall(
         r'<td class="num">(.*?)</td>', html
     )
+
+
+def test_expected_money_is_shown_in_whole_units(app_db: Path) -> None:
+    """Issue 20, steady figures: "money without cents" (two identical stables showed
+    $167,384.6 and $234,769.2). Every figure of a hundred or more on the chances of a
+    Grand National table is a whole number, its error too."""
+    from aids.games.grand_national.game import GAME as GN
+
+    service = TableService(SqliteStore(app_db), engines())
+    setup = GN.setup_to_dict(GN.default_setup(["Aki", "Ben", "Chie"], "en"))
+    info, _ = service.create("gn", "Aintree", setup)
+    chance_service().wait(info.public_id)
+    html = page_html(ok(new_app(table=info.public_id, lang="en")))
+    figures = re.findall(r'<td class="num">([^<]*)<small>([^<]*)</small>', html)
+    amounts = [(t, s) for t, s in figures if "%" not in t]
+    big = [(text, spread) for text, spread in amounts if float(text.replace(",", "")) >= 100]
+    assert big, "no money figure on the page"
+    assert all("." not in text + spread for text, spread in big), big
