@@ -23,6 +23,7 @@ from aids.ui import layout
 from aids.ui.common import badge, banner, html_text, lang, md_text, tr
 from aids.ui.context import TableContext
 from aids.ui.layout import cell, names_with_colours
+from aids.ui.standings import NUM, Row, standings_table
 
 HORSE_COLUMNS = 4  # horses on a 4 × 2 grid, each in its row's cell (2 × 4 in a narrow box)
 NARROW_HORSES = "22rem"  # under this a horse's name no longer fits a quarter of the box
@@ -264,7 +265,7 @@ def _no_card(ctx: TableContext) -> None:
             _no_cards_left(ctx)
 
 
-# --- board and scores ----------------------------------------------------------------------
+# --- board and standings ---------------------------------------------------------------------
 
 
 def board(ctx: TableContext) -> None:
@@ -272,7 +273,6 @@ def board(ctx: TableContext) -> None:
     show_stacks = st.toggle(tr("derby.ui.show_stacks"), key="show_stacks")
     latest = _latest_cell(state, ctx.latest.action if ctx.latest is not None else None)
     st.html(_board(state, latest, ended=ctx.snapshot.outcome is not None, all_=show_stacks))
-    _scores(ctx)
 
 
 def _latest_cell(state: DerbyState, action: Any) -> tuple[str, int, int] | None:
@@ -340,16 +340,26 @@ def _stack(stack: tuple[Card, ...], show_all: bool) -> str:
     return f'{card_chip(stack[-1])}<span class="under"> +{len(stack) - 1}</span>'
 
 
-def _scores(ctx: TableContext) -> None:
+def standings(ctx: TableContext) -> None:
+    """Who leads: the players by their points if the race ended now (counters on horses still
+    running or finished, ``engine.scores``), equal totals sharing a place (they would share
+    the win); each with their counter mark, points and counters left. The Derby has no
+    seat links, so a row is marked "you" only on one (``ctx.role.seat``)."""
     state: DerbyState = ctx.state
-    outcome = ctx.snapshot.outcome
+    head = (tr("derby.ui.player"), tr("derby.ui.points"), tr("derby.ui.counters_left"))
+    standings_table(
+        head, standing_rows(state), mine=ctx.role.seat, title=tr("derby.ui.scores_if_now")
+    )
+
+
+def standing_rows(state: DerbyState) -> list[Row]:
+    """The standings' rows, best first (seat order among equals), ties sharing a place."""
     totals = engine.scores(state)
-    best = outcome.winners if outcome else ()
-    label = tr("derby.ui.scores_final") if outcome else tr("derby.ui.scores_if_now")
-    items = [
-        f"<li>{_seat(state, seat)} {html_text(player.name)}: <b>{totals[seat]}</b>"
-        f"{' 🏆' if seat in best else ''}"
-        f" · {html_text(tr('derby.ui.counters_left', n=state.counters_left(seat)))}</li>"
-        for seat, player in enumerate(state.setup.players)
-    ]
-    st.html(f"<p><b>{html_text(label)}</b></p><ul class='aids-scores'>{''.join(items)}</ul>")
+    order = sorted(range(len(state.setup.players)), key=lambda seat: (-totals[seat], seat))
+    rows = []
+    for seat in order:
+        place = 1 + sum(1 for other in totals if other > totals[seat])
+        name = f"{_seat(state, seat)} {html_text(state.setup.players[seat].name)}"
+        cells = (name, f"{NUM}{totals[seat]}", f"{NUM}{state.counters_left(seat)}")
+        rows.append(Row(place, seat, cells))
+    return rows

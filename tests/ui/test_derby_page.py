@@ -10,9 +10,11 @@ from aids.games.derby import engine
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.games.derby.helpers import ROWS
+from aids.ui.derby_page import standing_rows
+from aids.ui.standings import NUM
+from tests.games.derby.helpers import FENCE1, ROWS, bet, fill_fence, play, tracking
 from tests.games.derby.test_full_race import RACE
-from tests.ui.conftest import new_app
+from tests.ui.conftest import new_app, page_html
 
 
 def create_table(at: AppTest, title: str, players: list[str]) -> AppTest:
@@ -195,3 +197,35 @@ def test_pass_and_no_cards_left_buttons(app_db: Path) -> None:
     assert service.snapshot(pid).log[-1].action.confirm is True
     assert "Race over" in banner(at)
     assert not any(b.key == "play_go" for b in at.button)  # nothing more to record
+
+
+def test_standings_rank_by_points_if_the_race_ended_now_ties_share_a_place() -> None:
+    """Issue 19 "At the table", standings: the players by their score if the race ended now
+    (engine.scores), equal totals sharing a place (derby rulings: equal totals share the
+    win), each with their counter mark, points and counters left."""
+    state = tracking(3)
+    state = bet(state, "red")  # A: a counter on red at fence 1 (4 points if it finishes)
+    state = play(state, "red", "red 5")
+    state = bet(state, "blue")  # B: blue, 4 points
+    state = fill_fence(state, {h: v for h, v in FENCE1.items() if h != "red"})
+    assert engine.scores(state) == (4, 4, 0)
+    rows = standing_rows(state)
+    assert [(r.place, r.seat) for r in rows] == [(1, 0), (1, 1), (3, 2)]
+    assert rows[0].cells[1:] == (f"{NUM}4", f"{NUM}{state.counters_left(0)}")
+    assert rows[0].cells[0].endswith(" A") and rows[2].cells[0].endswith(" C")
+
+
+def test_the_standings_are_drawn_once_and_the_board_holds_no_score_list(app_db: Path) -> None:
+    """Issue 19 "At the table": the scores move from under the board into the frame's
+    standings (one table, the players best first); a name typed with markup stays text."""
+    at = create_table(new_app(lang="en"), "Standings", ["<b>Aki</b>", "Ben"])
+    pid, key = at.query_params["table"], at.query_params["key"]
+    service = TableService(SqliteStore(app_db), engines())
+    service.record(pid, key, 0, {"type": "bet", "player": 0, "horse": 2})
+    for viewer in (new_app(table=pid, key=key, lang="en"), new_app(table=pid, lang="en")):
+        assert not viewer.exception
+        html = page_html(viewer)
+        assert "<ul class='aids-scores'>" not in html  # the old list under the board
+        assert html.count('class="aids-standings"') == 1
+        assert "Counters left" in html and "Scores if the race ended now" in html
+        assert "&lt;b&gt;Aki&lt;/b&gt;" in html and "<b>Aki</b>" not in html
