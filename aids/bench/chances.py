@@ -129,6 +129,8 @@ def plain_per_second(game: AnyGame, state: Any, seconds: float, seed: int = 5) -
     while time.perf_counter() - began < seconds:
         current = state
         for _ in range(PLAIN_STEPS):
+            if time.perf_counter() - began > seconds:
+                break  # a game cut by the clock is not counted
             movers = sorted(game.to_move(current), key=str)
             following = step(game, current, movers, rng) if movers else None
             if following is None:
@@ -165,7 +167,7 @@ def bench_table(game: AnyGame, table: Table, seconds: float, seed: int) -> list[
         model = game.chances(history)
         if model is None:
             return []
-        estimate(model, history[-1], playouts=200, exact=False)  # warm
+        estimate(model, history[-1], playouts=200, budget=seconds, exact=False)  # warm
         result = estimate(model, history[-1], playouts=10**7, budget=seconds, exact=False)
         pace = result.playouts / max(result.seconds, 1e-9)
         plain = plain_per_second(game, states[end - 1], seconds)
