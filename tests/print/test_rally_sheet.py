@@ -27,7 +27,7 @@ from aids.games.rally import GAME, engine
 from aids.games.rally.board import sample_map
 from aids.games.rally.data import load
 from aids.games.rally.model import Attack, Draw, Machine, Player, RallySetup, Travel
-from aids.print import rally_sheet
+from aids.print import rally_sheet, rally_side
 from aids.print.fonts import CLOSING, OPENING
 from aids.print.frame import MARGIN, body_width, page_size, qr_rect, render_sheet
 from aids.store.sqlite import SqliteStore
@@ -401,7 +401,7 @@ def test_team_points_by_place_come_from_the_seed_file(
     side = in_side(page_texts(sheet(race, lang), 0))
     assert same_row(side, find(side, label)) == ["15", "10", "8", "5", "3", "1", "0"]
     other = replace(load(), points=(21, 13, 9, 6, 4, 2, 1))
-    monkeypatch.setattr(rally_sheet, "load", lambda: other)
+    monkeypatch.setattr(rally_side, "load", lambda: other)  # the side column prints them
     side = in_side(page_texts(sheet(race, lang), 0))
     assert same_row(side, find(side, label)) == ["21", "13", "9", "6", "4", "2", "1"]
 
