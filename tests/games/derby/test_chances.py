@@ -13,18 +13,16 @@ import pytest
 from aids.games.base import VIEWER
 from aids.games.chances import PlayoutTooLong, estimate
 from aids.games.derby import engine
-from aids.games.derby.chances import (
+from aids.games.derby.chances import DerbyChances, hand_sizes, unseen
+from aids.games.derby.fast import (
     BET,
     PASS,
     PLAY,
-    DerbyChances,
     FastRace,
     _decode,
     _encode,
     code,
-    hand_sizes,
     to_engine_action,
-    unseen,
 )
 from aids.games.derby.model import Bet, Counter, DerbySetup, DerbyState, PlayCard
 from aids.games.derby.simulate import play_out, random_action, with_fallen_discards
