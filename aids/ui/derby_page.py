@@ -26,7 +26,20 @@ from aids.ui.layout import cell, names_with_colours
 from aids.ui.standings import NUM, Row, standings_table
 
 HORSE_COLUMNS = 4  # horses on a 4 × 2 grid, each in its row's cell (2 × 4 in a narrow box)
-NARROW_HORSES = "22rem"  # under this a horse's name no longer fits a quarter of the box
+NARROW_HORSES = "17rem"  # under this a horse's name no longer fits a quarter of the box
+
+# The whole turn on a phone's first screen (issue 19): the boxes' rows closer together, the
+# discard count's words beside its field, the horses' pills in a smaller type.
+CONTROLS_CSS = """<style>
+.st-key-bet_box, .st-key-play_box { gap: .5rem; padding: .75rem; }
+[class*="st-key-discards_"] [data-testid="stNumberInput"] { display: flex; align-items: center;
+  gap: .5rem; }
+[class*="st-key-discards_"] [data-testid="stWidgetLabel"] { flex: 1 1 0; margin: 0;
+  min-height: 0; }
+[class*="st-key-discards_"] [data-testid="stWidgetLabel"] p { font-size: 13px;
+  line-height: 1.3; }
+[class*="st-key-discards_"] .react-aria-TextField { flex: 0 0 7.5rem; }
+</style>"""
 
 # --- setup ---------------------------------------------------------------------------------
 
@@ -102,6 +115,7 @@ def controls(ctx: TableContext) -> None:
     state: DerbyState = ctx.state
     if ctx.snapshot.outcome is not None or not ctx.role.is_referee:
         return
+    st.html(CONTROLS_CSS)
     _bet_box(ctx)
     if _play_box(ctx) and engine.can_declare_no_cards(state):
         with st.expander(tr("derby.ui.end_race"), key="end_race_section"):
