@@ -55,6 +55,7 @@ PAGE_PROBE = """
 """
 COLLECT = "() => window.__aids"
 MARK = re.compile(rb'class="aids-seq" data-seq="(\d+)"')
+FIGURES = re.compile(rb'class="aids-figures" data-seq="(\d+)"')  # the chances shown are for N
 ERRORS_ON_PAGE = "() => document.querySelectorAll('[data-testid=\"stException\"]').length"
 
 
@@ -146,7 +147,13 @@ class SocketViewer(Viewer):
 
     def __init__(self, index: int) -> None:
         self.index, self.errors = index, []
-        self.record: dict[str, Any] = {"seen": {}, "max": -1, "marks": 0, "bytes": 0}
+        self.record: dict[str, Any] = {
+            "seen": {},
+            "max": -1,
+            "marks": 0,
+            "bytes": 0,
+            "figures": {},  # sequence → clock time in ms when its chances first showed
+        }
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._closing = False
@@ -208,6 +215,8 @@ class SocketViewer(Viewer):
                         if seq > rec["max"]:
                             rec["max"], rec["seen"][str(seq)] = seq, at
                         self._ready.set()
+                    if b"aids-figures" in raw and (shown := FIGURES.search(raw)):
+                        rec["figures"].setdefault(shown.group(1).decode(), at)
                 if not self._closing:
                     self.errors.append("websocket closed by the server")
         except Exception as exc:
@@ -218,7 +227,9 @@ class SocketViewer(Viewer):
                 timer.cancel()
 
     async def probe(self) -> dict[str, Any]:
-        return dict(self.record, seen=dict(self.record["seen"]))
+        return dict(
+            self.record, seen=dict(self.record["seen"]), figures=dict(self.record["figures"])
+        )
 
     async def close(self) -> None:
         self._closing = True

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
 EXACT_SHARE = 0.5  # of a budget, what exact enumeration may spend before the playouts
+MIN_PLAYOUTS = 400  # before a precision reached lets the playouts stop
 
 
 class PlayoutTooLong(RuntimeError):
@@ -168,6 +169,7 @@ def estimate(
     budget: float | None = None,
     batch: int = 2_000,
     exact: bool = True,
+    precision: float | None = None,
 ) -> Estimate:
     """The chances for ``state`` (what every player may see): decided, exact, or the mean of
     ``playouts`` random games — fewer (at least one) if ``budget`` seconds run out first: the
@@ -175,7 +177,9 @@ def estimate(
     after each game (in batches sized to take about a tenth of the budget, at most
     ``batch``). So an estimate ends within its budget and one playout. The same seed and the
     same number of playouts give the same figures. ``exact=False``: playouts only, even
-    where the figures are known (to compare the two)."""
+    where the figures are known (to compare the two). ``precision``: stop sooner, once
+    every probability's 95 % half-width is within it (checked between batches, after at
+    least ``MIN_PLAYOUTS``): a late position's figures need far fewer games."""
     if playouts < 1:
         raise ValueError(f"playouts must be at least 1, not {playouts}")
     started = time.perf_counter()
@@ -203,6 +207,9 @@ def estimate(
         now = time.perf_counter()
         if (deadline is not None and now >= deadline) or done == before:
             break
+        enough = precision is not None and done >= MIN_PLAYOUTS
+        if enough and _widest(measures, sums, squares, done) <= (precision or 0.0):
+            break
         pace = max(now - begun, 1e-6) / (done - before)  # seconds per playout
         size = max(1, min(batch, int((budget or 1.0) / 10 / pace)))
     if not done:
@@ -214,6 +221,19 @@ def estimate(
     )
     spent = time.perf_counter() - started
     return Estimate(measures, means, errors, done, False, spent, model.model)
+
+
+def _widest(
+    measures: Sequence[Measure], sums: Sequence[float], squares: Sequence[float], done: int
+) -> float:
+    """The widest 95 % half-width among the probabilities after ``done`` games."""
+    widest = 0.0
+    for measure, total, square in zip(measures, sums, squares, strict=True):
+        if measure.kind == "probability":
+            mean = total / done
+            spread = max(0.0, square / done - mean * mean) / max(1, done - 1)
+            widest = max(widest, Z95 * math.sqrt(spread))
+    return widest
 
 
 def decided(model: ChanceModel, state: Any) -> Estimate | None:

@@ -54,6 +54,7 @@ from aids.tables.worker import WorkerPool, free_cores
 log = logging.getLogger(__name__)
 PLAYOUTS = 10_000  # about ±1 % at 95 % for a probability near one half
 BUDGET_SECONDS = 3.0  # a busy machine stops sooner, with a wider stated error
+PRECISION = 0.01  # ±1 point at 95 %: playouts stop once every probability is this close
 KEEP = 512  # positions kept in memory (a few per table: the newest is what pages ask for)
 KEEP_STORED = 16  # positions kept in the store per table
 POLL_SECONDS = 0.5  # how often figures another tracker computes are looked for
@@ -83,7 +84,9 @@ def compute(
     model = game.chances(history)
     if model is None:
         return None
-    return estimate(model, history[-1], playouts=playouts, seed=seq, budget=budget)
+    return estimate(
+        model, history[-1], playouts=playouts, seed=seq, budget=budget, precision=PRECISION
+    )
 
 
 class ChanceService:

@@ -96,9 +96,17 @@ def _draw(ctx: TableContext, latest: Chances) -> None:
         if latest.estimate is None:
             st.caption(tr("chances.computing"))
             return
-        st.html(_bars(ctx, latest.estimate))
+        st.html(_bars(ctx, latest.estimate) + _mark(latest))
         over = ctx.snapshot.outcome is not None
         st.caption(_how(latest.estimate, stale=latest.stale, over=over))
+
+
+def _mark(latest: Chances) -> str:
+    """The log position the figures shown are for, while they are the newest, for machines
+    (the figures benchmark times a write to the phones showing its figures): hidden."""
+    if latest.stale:
+        return ""
+    return f'<span class="aids-figures" data-seq="{latest.seq}" hidden aria-hidden="true"></span>'
 
 
 def _how(est: Estimate, *, stale: bool, over: bool) -> str:

@@ -43,3 +43,18 @@ def test_a_budget_spent_before_the_first_playout_still_gives_one_games_figures(
     assert result.playouts == 1
     assert all(math.isfinite(v) for v in result.values)
     assert all(e == 1.0 for e in result.errors)
+
+
+QUICK = [g for g in GAMES if g.info.kind in ("derby", "ekiden")]  # hundreds of games a second
+
+
+@pytest.mark.parametrize("game", QUICK, ids=lambda g: g.info.kind)
+def test_playouts_stop_once_the_precision_asked_is_reached(game: AnyGame) -> None:
+    """Issue 20, ±1 % in a second: an estimate asked for a precision stops as soon as every
+    probability's half-width is within it (a late position needs far fewer games), and not
+    before."""
+    model, state = first_position(game)
+    loose = estimate(model, state, playouts=20_000, exact=False, precision=0.2)
+    assert loose.playouts < 20_000 and loose.worst_error <= 0.2
+    fine = estimate(model, state, playouts=600, exact=False, precision=1e-6)
+    assert fine.playouts == 600
