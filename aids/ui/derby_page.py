@@ -1,9 +1,11 @@
-"""The Derby's parts of the table page: setup fields, status, record controls, board.
+"""The Derby's parts of the table page: setup fields, status, record controls, standings,
+board.
 
 The frame (``aids.ui.frame``) draws everything else. Only legal choices are offered, from the
 engine's legal-next helpers (never a limit re-derived here); a card play is three taps: horse,
 card, confirm. The controls hold still: horses and cards sit on fixed grids, each confirm
 button is at the top of its box, and the bet box keeps its height once the counter is placed.
+The whole turn (bet, horse, card, discard count, record buttons) fits a phone's first screen.
 """
 
 from __future__ import annotations
