@@ -176,8 +176,6 @@ table.aids-board td.latest { outline: 3px solid #111; outline-offset: -3px;
 .aids-legend { font-size: 13px; color: #333; margin: .3rem 0 0 0; line-height: 1.5; }
 .aids-legend .box { display: inline-block; width: 1em; height: .9em; vertical-align: -1px;
   outline: 3px solid #111; outline-offset: -3px; background: #fff4c2; }
-ul.aids-scores { margin: .2rem 0 0 0; padding-left: 1.1rem; }
-ul.aids-scores li { margin: 0; }
 @media (max-width: 480px) { table.aids-board { font-size: 12px; } }
 </style>
 """
