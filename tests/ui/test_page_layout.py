@@ -91,7 +91,7 @@ def test_players_counters_and_rows_carry_a_number_as_well_as_a_colour(
     page = html(at)
     assert "Turn: 🟥1 Aki" in page  # the square of the counter colour and the seat number
     for seat, name in enumerate(["Aki", "Ben", "Chie", "Dai"], start=1):
-        assert f">{seat}</span> {name}:" in page  # the score list: seat badge, then the name
+        assert f">{seat}</span> {name}</td>" in page  # the standings: seat badge, then the name
     badges = re.findall(r'<td class="slot[^"]*"><span class="aids-badge"[^>]*>(\d)</span>', page)
     owners = [str(c.player + 1) for c in service.snapshot(pid).state.counters]
     assert sorted(badges) == sorted(owners) and len(owners) == 5  # each shows its owner's seat
