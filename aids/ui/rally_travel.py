@@ -5,15 +5,13 @@ movement being tapped will make, for the map."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
 from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.games.rally import engine, reach
 from aids.games.rally.describe import card_name, cards_text, reach_text
-from aids.games.rally.model import EndTurn, RallyState, Travel
+from aids.games.rally.model import RallyState, Travel
 from aids.ui.common import WORD_JOINER, md_text, md_tr, run_write, service, tr
 from aids.ui.context import TableContext
 
@@ -134,28 +132,17 @@ def _move(ctx: TableContext, seat: int, choices: list[tuple[str, ...]], end: boo
         st.session_state[note] = tr("rally.ui.pick_stop", km=km)
         return
     travel = Travel(seat, cards, str(to))
-    actions: list[Travel | EndTurn] = [travel]
     if end:
+        # one write for "Move and end turn" (never half done), where the engine takes it: a
+        # simulation that must choose discards moves only, and its page asks for them
+        whole = Travel(seat, cards, str(to), end=True)
         try:
-            after = engine.apply(state, travel)
-            if after.phase == "act" and after.turn == seat:
-                engine.apply(after, EndTurn(seat))  # a simulation may have to choose discards
-                actions.append(EndTurn(seat))
+            engine.apply(state, whole)
+            travel = whole
         except AidsError:
             pass  # the movement alone; the service says why if it is refused
-    _record(ctx, actions)
-
-
-def _record(ctx: TableContext, actions: list[Any]) -> None:
-    """Record ``actions`` one after the other from the position the page was drawn at."""
     pid, key = ctx.snapshot.info.public_id, ctx.key
-
-    def write() -> None:
-        seq = ctx.snapshot.seq
-        for action in actions:
-            seq = service().record(pid, key, seq, action).seq
-
-    run_write(write)
+    run_write(lambda: service().record(pid, key, ctx.snapshot.seq, travel))
 
 
 def pending_stop(ctx: TableContext) -> str | None:

@@ -50,7 +50,7 @@ def describe(state: RallyState, action: Action, lang: str) -> str:
         return t("rally.log.draw", lang, car=car, count=state.machine(action.seat).draw)
     if isinstance(action, Travel):
         return t(
-            "rally.log.travel",
+            "rally.log.travel_end" if action.end else "rally.log.travel",
             lang,
             car=car,
             cards=cards_text(action.cards, lang),

@@ -258,9 +258,12 @@ def legal_actions(state: RallyState, actor: Role) -> list[Action]:
     if state.phase == "draw":
         return [Draw(seat)]
     out: list[Action] = []
+    excess = must_discard(state, seat)
     for cards in travel_choices(state, seat):
+        # "Move and end turn" where the end needs no discard to choose (a simulation's)
+        ends = (False, True) if not state.simulation or excess <= len(cards) else (False,)
         for town in reachable(state, seat, travel_km(cards)):
-            out.append(Travel(seat, cards, town))
+            out.extend(Travel(seat, cards, town, end) for end in ends)
     if state.actions_left >= 1:
         for card in sorted(set(_hand_pool(state, seat, ("attack",)))):
             for target in range(state.players):
@@ -277,7 +280,6 @@ def legal_actions(state: RallyState, actor: Role) -> list[Action]:
                     if _defend_fault(state, Defend(seat, card, target=t)) is None
                 )
     out.extend(Ferry(seat, port) for port in can_ferry(state, seat))
-    excess = must_discard(state, seat)
     if state.simulation and excess:
         combos = {c for c in itertools.combinations(state.hands[seat], excess)}
         out.extend(EndTurn(seat, combo) for combo in sorted(combos))
@@ -420,7 +422,9 @@ def _travel(state: RallyState, action: Travel) -> RallyState:
         raise RuleViolation("rally/out_of_reach", town=board.town(action.to), km=km)
     current = replace(played.current, km=km, to=action.to)
     moved = replace(played, towns=_with(state.towns, seat, action.to), moved=True, current=current)
-    return _arrive(moved, seat) if action.to == state.setup.goal else moved
+    if action.to == state.setup.goal:
+        return _arrive(moved, seat)  # arriving ends the turn: ``end`` asks nothing more
+    return _end_turn(moved, EndTurn(seat)) if action.end else moved
 
 
 def _arrive(state: RallyState, seat: int) -> RallyState:

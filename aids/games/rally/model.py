@@ -247,14 +247,22 @@ class Draw:
 @dataclass(frozen=True, slots=True)
 class Travel:
     """One movement: the travel cards played together (TOP SPEED at most once) and the town
-    the car stops at."""
+    the car stops at; with ``end``, the turn ends after it in the same write ("Move and end
+    turn": one record, never half done), checked as the movement then ``EndTurn``."""
 
     seat: int
     cards: tuple[str, ...]
     to: str
+    end: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "travel", "seat": self.seat, "cards": list(self.cards), "to": self.to}
+        out: dict[str, Any] = {
+            "type": "travel",
+            "seat": self.seat,
+            "cards": list(self.cards),
+            "to": self.to,
+        }
+        return out | {"end": True} if self.end else out
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,7 +334,7 @@ class EndRace:
 Action = Draw | Travel | Attack | Defend | Ferry | EndTurn | EndRace
 ACTION_FIELDS = {
     "draw": ("type", "seat"),
-    "travel": ("type", "seat", "cards", "to"),
+    "travel": ("type", "seat", "cards", "to", "end"),
     "attack": ("type", "seat", "card", "target"),
     "defend": ("type", "seat", "card", "target", "town"),
     "ferry": ("type", "seat", "to"),
@@ -351,7 +359,10 @@ def action_from_dict(raw: object) -> Action:
         to = data.get("to")
         if not isinstance(to, str):
             raise InvalidAction("rally/malformed", field="to")
-        return Travel(seat, _cards(data, "cards"), to)
+        end = data.get("end", False)
+        if not isinstance(end, bool):
+            raise InvalidAction("rally/malformed", field="end")
+        return Travel(seat, _cards(data, "cards"), to, end)
     if kind in ("attack", "defend"):
         card = data.get("card")
         if not isinstance(card, str) or load().card(card) is None:

@@ -38,7 +38,8 @@ def check_travel(before: RallyState, action: Travel, after: RallyState) -> None:
     """The km is the cards' sum (doubled by TOP SPEED), and the stop is within it by roads
     that pass no jammed town; the ferry is never part of a movement."""
     record = after.current
-    if action.to == before.setup.goal:  # arriving ended the turn (later ones may be missed)
+    # arriving, or "Move and end turn", ended the turn (later ones may be missed)
+    if action.to == before.setup.goal or action.end:
         record = next(r for r in reversed(after.turns) if r.seat == action.seat and not r.missed)
     km = engine.travel_km(action.cards)
     assert record.km == km and record.to == action.to

@@ -1,0 +1,113 @@
+"""Issue 19, "At the table": "Move and end turn" is one action (``Travel(..., end=True)``), so
+it can never half-happen. The engine checks it as the movement (rules "Movement",
+shared/rules/rally.md) then the end of the turn (rule "End of a turn": discard down to the
+hand size); it is refused whole when either is refused."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from aids.core.errors import InvalidAction, RuleViolation
+from aids.games.base import Role
+from aids.games.rally import GAME, engine
+from aids.games.rally.describe import describe
+from aids.games.rally.model import Draw, EndTurn, Travel, action_from_dict
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+from tests.games.rally.helpers import at, drawn, move, play, start
+
+
+def test_move_and_end_turn_is_the_movement_then_end_turn_in_one_action() -> None:
+    """Rules "Movement" + "End of a turn": one action gives the state of the two."""
+    state = drawn(start())
+    both = play(state, Travel(0, ("20",), "nihonmatsu"), EndTurn(0))
+    one = engine.apply(state, Travel(0, ("20",), "nihonmatsu", end=True))
+    assert one == both
+    assert one.turn == 1 and one.phase == "draw" and one.turns[-1].to == "nihonmatsu"
+
+
+def test_move_and_end_turn_discards_down_to_the_hand_size_in_tracking() -> None:
+    """Rule "End of a turn": a tracked hand over its size is cut at the end, as EndTurn does."""
+    state = drawn(start())
+    state = replace(state, hand_sizes=(9, *state.hand_sizes[1:]))
+    one = engine.apply(state, Travel(0, ("20",), "nihonmatsu", end=True))
+    assert one == play(state, Travel(0, ("20",), "nihonmatsu"), EndTurn(0))
+    assert one.hand_sizes[0] == state.machine(0).hand
+
+
+def test_move_and_end_turn_is_refused_whole_when_the_movement_is_refused() -> None:
+    """Rule "Movement" (the car stops at a town within reach): nothing of it happens."""
+    state = drawn(start())
+    with pytest.raises(RuleViolation) as err:
+        engine.apply(state, Travel(0, ("30",), "fukushima-nishi", end=True))
+    assert err.value.code == "rally/out_of_reach"
+
+
+def test_move_and_end_turn_is_refused_whole_when_a_simulation_must_choose_discards() -> None:
+    """Rule "End of a turn": a simulation's player chooses the discards, so the one action
+    that ends the turn without them is refused (and not offered), the movement with it."""
+    state = drawn(start(mode="simulation", seed=3))
+    hand = state.hands[0]
+    extra = tuple(sorted(hand + state.pile[:4]))  # 11 cards: 6 over a hand of 5
+    state = replace(state, hands=(extra, *state.hands[1:]),
+                    hand_sizes=(len(extra), *state.hand_sizes[1:]))  # fmt: skip
+    travel = next(a for a in engine.legal_actions(state, Role.seat_of(0)) if isinstance(a, Travel))
+    with pytest.raises(RuleViolation) as err:
+        engine.apply(state, replace(travel, end=True))
+    assert err.value.code == "rally/discard_count"
+    assert not any(
+        isinstance(a, Travel) and a.end for a in engine.legal_actions(state, Role.seat_of(0))
+    )
+
+
+def test_move_and_end_turn_to_the_goal_ends_the_turn_once() -> None:
+    """Ruling "arrival": reaching the goal ends the car's turn; ``end`` does not end the next
+    car's turn too."""
+    state = drawn(at(start(3, goal="fukushima-nishi"), 0, "nihonmatsu"))
+    one = engine.apply(state, Travel(0, ("20",), "fukushima-nishi", end=True))
+    assert one == move(state, ("20",), "fukushima-nishi")
+    assert one.arrived == (0,) and one.turn == 1 and one.phase == "draw"
+
+
+def test_move_and_end_turn_round_trips_and_old_logs_read_as_before() -> None:
+    """The event log: the action's dict keeps ``end`` only when set, so every stored travel
+    reads back unchanged; a malformed ``end`` names its field."""
+    action = Travel(0, ("50", "top"), "sendai", end=True)
+    assert action_from_dict(action.to_dict()) == action
+    assert "end" not in Travel(0, ("20",), "motomiya").to_dict()
+    old = {"type": "travel", "seat": 0, "cards": ["20"], "to": "motomiya"}
+    assert action_from_dict(old) == Travel(0, ("20",), "motomiya")
+    with pytest.raises(InvalidAction) as err:
+        action_from_dict(old | {"end": "yes"})
+    assert err.value.code == "rally/malformed" and err.value.params["field"] == "end"
+
+
+def test_move_and_end_turn_says_both_in_the_log() -> None:
+    """The log line of the one action names the movement and the end of the turn."""
+    state = drawn(start())
+    line = describe(state, Travel(0, ("20",), "nihonmatsu", end=True), "en")
+    assert "Nihonmatsu" in line and "ends the turn" in line
+    assert "手番を終了" in describe(state, Travel(0, ("20",), "nihonmatsu", end=True), "ja")
+
+
+def test_move_and_end_turn_is_one_log_entry_and_replay_equals_the_cached_state(
+    tmp_path: Path,
+) -> None:
+    """The event log is the truth: one write, one entry; the fold of the stored log equals
+    the state the service cached."""
+    service = TableService(SqliteStore(tmp_path / "aids.sqlite3"), engines())
+    setup = GAME.setup_to_dict(GAME.default_setup(["Aki", "Ben"], "en"))
+    info, key = service.create("rally", "One write", setup)
+    pid = info.public_id
+    snap = service.record(pid, key, 0, Draw(0).to_dict())
+    state = service.replay(pid)
+    travel = next(
+        a for a in engine.legal_actions(state, Role.seat_of(0)) if isinstance(a, Travel) and a.end
+    )
+    snap = service.record(pid, key, snap.seq, travel.to_dict())
+    assert snap.seq == 2 and snap.log[-1].action == travel
+    assert service.replay(pid) == snap.state and snap.state.turn == 1
