@@ -1,5 +1,5 @@
-"""The Ekiden's board: the road split by its centre lines, standings, leg results (a leg in
-full on demand) and the 順位変動 chart. Read-only: the viewer's page too."""
+"""The Ekiden's board: the road split by its centre lines, leg results (a leg in full on
+demand); and the standings the frame draws above it. Read-only: the viewer's page too."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from aids.games.ekiden.describe import MARK_SIGNS, runner_text, team_label
 from aids.games.ekiden.model import EkidenState
 from aids.ui.common import html_text, tr
 from aids.ui.context import TableContext
+from aids.ui.standings import NUM, Row, standings_table
 
-# --- the road, standings, legs, chart --------------------------------------------------------
+# --- the road, legs, standings --------------------------------------------------------------
 
 SIDE_KEYS = {"L": "ekiden.ui.side_L", "R": "ekiden.ui.side_R"}
 CARD_COLUMNS = 3  # a road card's columns: the road is drawn card by card
@@ -62,7 +63,6 @@ table.legs td, table.legs th { padding: 2px 6px; white-space: nowrap; text-align
 def board(ctx: TableContext) -> None:
     state: EkidenState = ctx.state
     _road(state)
-    _standings(ctx)
     if state.history:
         _legs(ctx)  # the 順位変動 chart is the frame's race chart (``charts``)
 
@@ -117,12 +117,23 @@ def _road(state: EkidenState) -> None:
         st.warning(tr("ekiden.ui.past_road"))
 
 
-def _piece(state: EkidenState, team: int, column: int) -> str:
+def _piece(state: EkidenState, team: int, column: int, *, inline: bool = False) -> str:
+    """The team's piece: a disc of its colour with its seat number (``inline``: styled
+    here, for a table outside the road's box)."""
     colour = load().colour(state.setup.teams[team].colour)
     hex_ = colour.hex if colour else "#777"
-    light = " light" if colour and colour.key == "yellow" else ""
+    light = colour is not None and colour.key == "yellow"
+    if inline:
+        ink = "#111" if light else "#fff"
+        style = (
+            f"display:inline-block;width:1.15em;height:1.15em;line-height:1.15em;"
+            f"border-radius:50%;text-align:center;font-size:11px;font-weight:700;"
+            f"background:{hex_};color:{ink};box-shadow:0 0 0 1px rgba(0,0,0,.35)"
+        )
+        return f'<span class="ek-chip" style="{style}" aria-hidden="true">{team + 1}</span>'
     name = html_text(f"{state.setup.teams[team].name} {column:+d}")
-    return f'<span class="piece{light}" style="background:{hex_}" title="{name}">{team + 1}</span>'
+    css = "piece light" if light else "piece"
+    return f'<span class="{css}" style="background:{hex_}" title="{name}">{team + 1}</span>'
 
 
 def scroller(table: str, label: str, hint_below: float) -> str:
@@ -141,18 +152,35 @@ def scroller(table: str, label: str, hint_below: float) -> str:
     )
 
 
-def _standings(ctx: TableContext) -> None:
+def standings(ctx: TableContext) -> None:
+    """Who leads (the frame's standings box): the teams in standing order (the farthest
+    column leads, in a column the piece nearer the line, so no two teams share a place), each
+    with its piece as on the road, its column, how many columns it is behind the leader, and
+    after a leg its leg rank and move there. A team's own link marks its row (seat = team)."""
     state: EkidenState = ctx.state
+    order = engine.standings(state)
+    lead = state.places[order[0]].column
+    last = {e.team: e for e in state.history[-1]} if state.history else {}
     rows = []
-    for place, team in enumerate(engine.standings(state), start=1):
-        p = state.places[team]
-        rows.append(
-            f"<tr><td>{place}</td><td>{html_text(team_label(state, team))}</td>"
-            f"<td>{p.column:+d}</td></tr>"
-        )
-    keys = ("ekiden.sheet.standing", "ekiden.ui.team", "ekiden.sheet.column")
-    head = "".join(f"<th>{html_text(tr(k))}</th>" for k in keys)
-    st.html(f"<table><tr>{head}</tr>{''.join(rows)}</table>")
+    for place, team in enumerate(order, start=1):
+        column = state.places[team].column
+        name = html_text(state.setup.teams[team].name)
+        cells = [
+            f"{_piece(state, team, column, inline=True)} {name}",
+            NUM + (f"{column:+d}" if column else "S"),
+            NUM + (str(lead - column) if place > 1 else "–"),
+        ]
+        if last:
+            e = last[team]
+            move = f"{e.move:+d}" if e.move else "±0"
+            cells.append(NUM + html_text(tr("ekiden.ui.leg_cell", rank=e.rank, move=move)))
+        rows.append(Row(place, team, tuple(cells)))
+    head = [tr("ekiden.ui.team"), tr("ekiden.ui.road"), tr("ekiden.ui.behind")]
+    title = ""
+    if state.history:
+        head.append(tr("ekiden.ui.leg_n", n=len(state.history)))
+        title = tr("ekiden.ui.standings_after", leg=len(state.history))
+    standings_table(head, rows, mine=ctx.role.seat, title=title)
 
 
 def _legs(ctx: TableContext) -> None:

@@ -374,6 +374,11 @@ def _roster_as_edited(team: int, rows: list[dict[str, Any]], key: str) -> dict[s
     return {"type": "roster", "team": team, "runners": runners}
 
 
+def standings(ctx: TableContext) -> None:
+    """Who leads, drawn by the frame (``ekiden_board.standings``)."""
+    ekiden_board.standings(ctx)
+
+
 def board(ctx: TableContext) -> None:
-    """The road, standings, leg results and chart (``ekiden_board``)."""
+    """The road and the leg results (``ekiden_board``)."""
     ekiden_board.board(ctx)

@@ -152,11 +152,8 @@ def _standings(ctx: TableContext, page: GamePage) -> None:
     """Who leads while the game runs (its results say it once it is over)."""
     if ctx.snapshot.outcome is not None:
         return
-    draw = getattr(page, "standings", None)  # TRANSITION: until every page has its own
-    if draw is None:
-        return
     with st.container(key="standings"):
-        draw(ctx)
+        page.standings(ctx)
 
 
 Drawn = tuple[str, int, bool | None]  # the game, the log's position, whether chances are ready

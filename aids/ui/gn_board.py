@@ -10,7 +10,7 @@ from aids.games.grand_national import engine
 from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import horse_label, money, stable_label
 from aids.games.grand_national.model import BANK, HELD, SEALED, GnState
-from aids.ui.common import html_text, ink_on, md_text, md_tr, tr
+from aids.ui.common import html_text, ink_on, md_tr, tr
 from aids.ui.context import TableContext
 from aids.ui.gn_track import course_html
 
@@ -48,6 +48,13 @@ def _disc(state: GnState, horse: int) -> tuple[str, str]:
     return fill, ink_on(fill)
 
 
+def disc_html(state: GnState, horse: int) -> str:
+    """The horse's disc as on the course: its owner's colour, numbered by its cap."""
+    fill, ink = _disc(state, horse)
+    return (f'<span style="background:{fill};color:{ink};padding:0 5px;border-radius:8px">'
+            f"{horse % load().horses + 1}</span>")  # fmt: skip
+
+
 def _order(state: GnState) -> None:
     """Who moves this turn, in the engine's order; ✓ has moved."""
     horses = engine.turn_order(state)
@@ -76,12 +83,9 @@ def _field(ctx: TableContext) -> None:
             status = tr("gn.ui.placed", place=place[h])
         elif state.status[h] == "running" and state.phase == "race":
             status = "✓" if h in state.moved else ""  # running: moved this round, or not yet
-        fill, ink = _disc(state, h)
-        disc = (f'<span style="background:{fill};color:{ink};padding:0 5px;border-radius:8px">'
-                f"{h % load().horses + 1}</span>")  # fmt: skip
         cells = [
             str(i + 1),
-            f"{disc} {html_text(horse_label(state, h))}",
+            f"{disc_html(state, h)} {html_text(horse_label(state, h))}",
             f"{state.distance[h]} ({lap})",
             str(state.lane[h]),
             str(state.handicap[h]),
@@ -144,11 +148,8 @@ def _odds(ctx: TableContext) -> None:
 
 
 def _money(ctx: TableContext) -> None:
+    """The ledger and the sealed blind bets (each stable's cash is in the standings)."""
     state: GnState = ctx.state
-    cash = " · ".join(
-        f"{stable_label(state, s)} {money(engine.cash(state, s))}" for s in range(state.seats)
-    )
-    st.markdown(f"**{md_text(tr('gn.ui.cash'))}**: {md_text(cash)}")
     sealed = sum(1 for b in state.blind if b is SEALED)
     if sealed:
         st.caption(tr("gn.ui.blind_sealed", n=sealed))

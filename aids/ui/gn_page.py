@@ -9,6 +9,7 @@ it never re-derives a rule.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -30,10 +31,11 @@ from aids.games.grand_national.model import (
 )
 from aids.games.grand_national.track import Track, sample_track
 from aids.ui import gn_board, gn_market, gn_race
-from aids.ui.common import banner, md_text, md_tr, tr
+from aids.ui.common import banner, html_text, md_text, md_tr, tr
 from aids.ui.context import TableContext
 from aids.ui.gn_market import checked
 from aids.ui.layout import names_with_colours
+from aids.ui.standings import NUM, Row, standings_table
 
 TRACK_KEY = "gn_track"  # the uploaded track (its dict form), kept between reruns
 
@@ -186,6 +188,95 @@ def status(ctx: TableContext) -> None:
 
 def _cap(state: GnState) -> str:
     return load().caps[state.cap]
+
+
+# --- standings -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A stable's line: its place (tied stables share one), its cash now, and in the race its
+    best horse (None: none placed or running), that horse's place in the race (placed horses
+    first, by their place) and its lengths behind the leading runner (clear of the second,
+    for the leader itself)."""
+
+    place: int
+    seat: int
+    cash: int
+    horse: int | None = None
+    position: int | None = None
+    lengths: int = 0
+
+
+def leaders(state: GnState) -> list[Standing]:
+    """Who leads. The game is won on money (the most after the prizes and the bets), so
+    before the race the stables rank by their cash. Once the race is on, the prizes
+    ($250,000 for 1st, then $100,000, $50,000, $30,000) dwarf what the horses cost, so a
+    stable ranks by its best horse (placed ones first by place, then the runners in race
+    order, as ``engine.race_order`` gives them), then by cash; tied stables (no horse left in
+    the race and the same cash) share a place. Public facts only: a sealed blind stake is
+    not on the ledger, so no reader learns one from the order."""
+    cash = [engine.cash(state, s) for s in range(state.seats)]
+    best: dict[int, tuple[int, int, int]] = {}  # seat → (position, horse, lengths)
+    if state.phase in ("race", "over"):
+        runners = engine.race_order(state)
+        field = [*state.placed, *runners]
+        for i, h in enumerate(field):
+            seat = state.owner(h)
+            if seat in best:
+                continue
+            lengths = 0
+            if h in runners:
+                at = runners.index(h)
+                if at == 0 and len(runners) > 1:
+                    lengths = state.distance[h] - state.distance[runners[1]]
+                elif at > 0:
+                    lengths = state.distance[runners[0]] - state.distance[h]
+            best[seat] = (i + 1, h, lengths)
+    none = state.horses + 1  # after every horse in the race
+
+    def key(seat: int) -> tuple[int, int]:
+        return (best[seat][0] if seat in best else none, -cash[seat])
+
+    seats = sorted(range(state.seats), key=lambda s: (key(s), s))
+    out = []
+    for seat in seats:
+        place = 1 + sum(1 for other in seats if key(other) < key(seat))
+        position, horse, lengths = best.get(seat, (None, None, 0))
+        out.append(Standing(place, seat, cash[seat], horse, position, lengths))
+    return out
+
+
+def standings(ctx: TableContext) -> None:
+    """Who leads (``leaders``): each stable's colour and name, its cash, and once the race
+    is on its best horse with its place and lengths; the reader's own stable marked."""
+    state: GnState = ctx.state
+    racing = state.phase in ("race", "over")
+    head = [tr("gn.ui.st_stable"), tr("gn.ui.st_cash")]
+    if racing:
+        head += [tr("gn.ui.st_horse"), tr("gn.ui.st_position")]
+    rows = []
+    for line in leaders(state):
+        cells = [html_text(stable_label(state, line.seat)), NUM + html_text(money(line.cash))]
+        if racing:
+            if line.horse is None:
+                cells += ["—", "—"]
+            else:
+                name = state.setup.horse(line.horse).name
+                cells += [f"{gn_board.disc_html(state, line.horse)} {html_text(name)}",
+                          html_text(_position(state, line))]  # fmt: skip
+        rows.append(Row(line.place, line.seat, tuple(cells)))
+    standings_table(head, rows, mine=ctx.role.seat)
+
+
+def _position(state: GnState, line: Standing) -> str:
+    assert line.horse is not None and line.position is not None
+    if line.horse in state.placed:
+        return tr("gn.ui.placed", place=line.position)
+    if not line.lengths:
+        return tr("gn.ui.st_at", n=line.position)
+    key = "gn.ui.st_clear" if line.position == len(state.placed) + 1 else "gn.ui.st_behind"
+    return tr(key, n=line.position, lengths=line.lengths)
 
 
 # --- record controls -------------------------------------------------------------------------
@@ -357,4 +448,13 @@ def board(ctx: TableContext) -> None:
     gn_board.board(ctx)
 
 
-__all__ = ["Role", "board", "controls", "setup_before_form", "setup_fields", "status"]
+__all__ = [
+    "Role",
+    "board",
+    "controls",
+    "leaders",
+    "setup_before_form",
+    "setup_fields",
+    "standings",
+    "status",
+]

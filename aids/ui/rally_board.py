@@ -1,5 +1,6 @@
 """The rally's board: the map drawn from the table's own map file (``rally_map``: no tile
-server, so it works on a venue's Wi-Fi with no internet), the standings, and the turns so far.
+server, so it works on a venue's Wi-Fi with no internet) and the turns so far; the standings
+the frame draws above it.
 Read-only: the viewer's page too."""
 
 from __future__ import annotations
@@ -14,25 +15,21 @@ from aids.games.rally.model import RallyState
 from aids.ui.common import html_text, ink_on, md_tr, tr
 from aids.ui.context import TableContext
 from aids.ui.rally_map import MAP_CSS, map_html
+from aids.ui.standings import NUM, Row, standings_table
 
-CARS_CSS = """
-<style>
-table.cars { border-collapse: collapse; font-size: 14px; }
-table.cars td, table.cars th { padding: 3px 6px; text-align: left; white-space: nowrap; }
-table.cars td.num { text-align: right; }
-.car { display: inline-block; min-width: 20px; height: 20px; border-radius: 10px;
-  text-align: center; font-weight: 700; line-height: 20px; font-size: 12px; }
-</style>
-"""
+# a car's disc as on the map: its colour, its seat number (inline: the standings are the frame's)
+DISC = (
+    "display:inline-block;min-width:20px;height:20px;border-radius:10px;text-align:center;"
+    "font-weight:700;line-height:20px;font-size:12px"
+)
 
 
 def board(ctx: TableContext, stop: str | None = None) -> None:
-    """The map (with ``stop``, the town a movement being entered will stop at), the
-    standings and the turns so far."""
+    """The map (with ``stop``, the town a movement being entered will stop at) and the
+    turns so far (the standings are the frame's: ``standings``)."""
     state: RallyState = ctx.state
     label = tr("rally.ui.map_label", map=state.setup.board.name(ctx.lang))
     st.html(MAP_CSS + map_html(state, ctx.lang, label, stop))
-    _standings(ctx)
     _turns(ctx)
 
 
@@ -48,12 +45,17 @@ def status_words(state: RallyState, seat: int, lang: str) -> str:
     return " · ".join(words)
 
 
-def _standings(ctx: TableContext) -> None:
+def standings(ctx: TableContext) -> None:
+    """Who leads (the frame's standings box): the cars by their placing now (arrived cars
+    by arrival, then the rest nearest the goal first; ``engine.placings``, ties sharing a
+    place), each with its disc as on the map, its town, its km to the goal, its hand and its
+    status; in team play its team and points, and the teams' totals under the table. A car's
+    own link (a seat is a car) marks its row."""
     state: RallyState = ctx.state
     board_map = state.setup.board
     teams = bool(state.setup.teams)
     points = engine.place_points(state)
-    head = ["#", tr("rally.ui.car"), tr("rally.ui.town"), tr("rally.ui.to_goal"),
+    head = [tr("rally.ui.car"), tr("rally.ui.town"), tr("rally.ui.to_goal"),
             tr("rally.ui.hand"), tr("rally.ui.status")]  # fmt: skip
     if teams:
         head += [tr("rally.ui.team"), tr("rally.ui.points")]
@@ -65,30 +67,22 @@ def _standings(ctx: TableContext) -> None:
             colour = load().colour(state.setup.players[seat].colour)
             fill = colour.hex if colour else "#777"
             disc = (
-                f'<span class="car" style="background:{fill};color:{ink_on(fill)}">{seat + 1}'
-                "</span>"
+                f'<span class="car" style="{DISC};background:{fill};color:{ink_on(fill)}">'
+                f"{seat + 1}</span>"
             )
             cells = [
-                str(place),
                 f"{disc} {html_text(state.setup.players[seat].name)}",
                 html_text(board_map.town_name(state.towns[seat], ctx.lang)),
-                f'<span class="num">{km} km</span>',
-                str(state.hand_sizes[seat]),
+                f"{NUM}{km} km",
+                f"{NUM}{state.hand_sizes[seat]}",
                 html_text(status_words(state, seat, ctx.lang)),
             ]
             if teams:
                 team = state.setup.players[seat].team or 0
-                cells += [html_text(state.setup.teams[team]), str(points[seat])]
-            rows.append("".join(f"<td>{c}</td>" for c in cells))
+                cells += [html_text(state.setup.teams[team]), f"{NUM}{points[seat]}"]
+            rows.append(Row(place, seat, tuple(cells)))
         place += len(group)
-    heads = "".join(f"<th>{html_text(h)}</th>" for h in head)
-    body = "".join(f"<tr>{r}</tr>" for r in rows)
-    label = html_text(tr("rally.ui.standings"))
-    st.html(
-        f'{CARS_CSS}<div class="aids-scroll-x" style="overflow-x:auto" tabindex="0" role="region" '
-        f'aria-label="{label}">'
-        f'<table class="cars"><tr>{heads}</tr>{body}</table></div>'
-    )
+    standings_table(head, rows, mine=ctx.role.seat, title=tr("rally.ui.standings"))
     if teams:
         totals = engine.team_totals(state)
         words = " · ".join(

@@ -412,7 +412,12 @@ def _end_turn(ctx: TableContext, seat: int) -> None:
     )
 
 
+def standings(ctx: TableContext) -> None:
+    """Who leads, drawn by the frame (``rally_board.standings``)."""
+    rally_board.standings(ctx)
+
+
 def board(ctx: TableContext) -> None:
-    """The map, the standings and the turns so far (``rally_board``); on the page of whoever
+    """The map and the turns so far (``rally_board``); on the page of whoever
     enters the turn, the map marks the stop of the movement being tapped."""
     rally_board.board(ctx, stop=rally_travel.pending_stop(ctx))

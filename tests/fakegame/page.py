@@ -9,6 +9,7 @@ import streamlit as st
 from aids.core.i18n import Lang, t
 from aids.ui.common import html_text, tr
 from aids.ui.context import TableContext
+from aids.ui.standings import NUM, Row, standings_table
 from tests.fakegame.game import DIE, SEALED, SPEEDS, Commit, Roll, SprintState
 
 
@@ -49,6 +50,21 @@ def controls(ctx: TableContext) -> None:
             disabled=value is None,
             on_click=ctx.write(Roll(value)) if value else None,
         )
+
+
+def standings(ctx: TableContext) -> None:
+    """Who leads: the runners by position, equal positions sharing a place."""
+    state: SprintState = ctx.state
+    order = sorted(range(len(state.setup.names)), key=lambda i: (-state.positions[i], i))
+    rows = [
+        Row(
+            1 + sum(1 for p in state.positions if p > state.positions[i]),
+            i,
+            (html_text(state.setup.names[i]), f"{NUM}{state.positions[i]}"),
+        )
+        for i in order
+    ]
+    standings_table([tr("sprint.runner"), tr("sprint.position")], rows, mine=ctx.role.seat)
 
 
 def board(ctx: TableContext) -> None:

@@ -3,6 +3,7 @@ run a whole 10-leg relay through the page, enter a roster, and read the board.""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -130,8 +131,63 @@ def test_the_road_shows_every_piece_and_flags_one_past_the_printed_road(app_db: 
             store.record(pid, key, snap.seq, run)
     at = new_app(table=pid, lang="en")
     body = html(at)
-    assert body.count('class="piece') == 3 and "Standing" in body
+    assert body.count('class="piece') == 3 and "Standings after leg 2" in body
     assert any("past the printed road" in w.value for w in at.warning)  # column 14 > 13
+
+
+def standings_rows(at: AppTest) -> list[str]:
+    """The standings box's table rows as text, the head first."""
+    box = next(h.proto.body for h in at.html if "aids-standings" in h.proto.body)
+    rows = box.split("<tr")[1:]
+    return [re.sub(r"<[^>]+>", "|", r.split(">", 1)[1]).replace("||", "|") for r in rows]
+
+
+def test_the_standings_list_the_teams_in_standing_order_and_mark_the_own_team(
+    app_db: Path,
+) -> None:
+    """Issue 19 "At the table": the standings (engine.standings order: farthest column first,
+    nearer the line in a column, so no shared places) with each team's column, its gap to the
+    leader and its last leg's rank and move; on a team's own link (a seat is a team) that row
+    says "you"; the board no longer draws a second standings table."""
+    store = service(app_db)
+    teams = [{"name": n, "colour": c} for n, c in zip(TEAMS, ["red", "blue", "green"], strict=True)]
+    setup = {"teams": teams, "start": 0, "course": [{"slope": "flat", "n": 0}] * 10}
+    info, key = store.create("ekiden", "Standings", setup)
+    pid = info.public_id
+    at = new_app(table=pid, lang="en")
+    start = standings_rows(at)
+    order = engine.standings(store.snapshot(pid).state)
+    assert [TEAMS[t] in row for t, row in zip(order, start[1:], strict=True)] == [True] * 3
+    assert "|Team|Road|Behind|" in start[0] and "Leg" not in start[0]
+    store.record(pid, key, store.snapshot(pid).seq, {"type": "situation", "leg": 1,
+                                                     "marks": "o-x--"})  # fmt: skip
+    for up in (3, 4, 5):
+        snap = store.snapshot(pid)
+        team = engine.next_runner(snap.state)
+        run = {"type": "run", "team": team, "leg": 1, "runner": {"power": up, "up": up,
+                                                                 "down": 2}}  # fmt: skip
+        store.record(pid, key, snap.seq, run)
+    state = store.snapshot(pid).state
+    order = engine.standings(state)
+    rank = {e.team: e for e in state.history[-1]}
+    seat = store.rotate_key(pid, key, Role.seat_of(order[1]))
+    at = new_app(table=pid, key=seat, lang="en")
+    rows = standings_rows(at)
+    assert "Standings after leg 1" in html(at) and "|Leg 1|" in rows[0]
+    lead = state.places[order[0]].column
+    for place, (team, row) in enumerate(zip(order, rows[1:], strict=True), start=1):
+        e = rank[team]
+        column = state.places[team].column
+        behind = "–" if place == 1 else str(lead - column)
+        cells = f"|{place}||{team + 1}| {TEAMS[team]}|" + ("you|" if place == 2 else "")
+        assert row.startswith(cells), row
+        road, move = f"{column:+d}" if column else "S", f"{e.move:+d}" if e.move else "±0"
+        assert f"|{road}|{behind}|#{e.rank} {move}|" in row, row
+    assert html(at).count('class="mine"') == 1
+    referee = new_app(table=pid, key=key, lang="en")
+    assert 'class="mine"' not in html(referee) and html(referee).count('aids-standings"') <= 2
+    ja = standings_rows(new_app(table=pid, lang="ja"))
+    assert "|チーム|列|トップ差|第1区|" in ja[0] and f"{rank[order[0]].rank}位" in ja[1]
 
 
 def test_a_typed_runner_whose_name_already_ran_for_the_team_gets_a_warning(app_db: Path) -> None:
