@@ -335,7 +335,7 @@ def _print(args: argparse.Namespace, lang: str) -> int:
         pdf = render_sheet(
             sheet, entry.game, snapshot, base, sheet_lang, args.paper, seat_links=links or None
         )
-        _write(path, pdf)
+        _write(path, pdf, private=bool(links))
         print(path)
     return 0
 
@@ -559,9 +559,18 @@ def _why(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
-def _write(path: Path, data: bytes) -> None:
+def _write(path: Path, data: bytes, *, private: bool = False) -> None:
+    """Write ``data`` to ``path``. A ``private`` file holds what only the host may read (a
+    complete backup: key hashes, sealed choices, seeds; a sheet with live seat links): it is
+    made readable by this user alone (0600), as the data file is, before a byte is in it."""
     try:
-        path.write_bytes(data)
+        if not private:
+            path.write_bytes(data)
+            return
+        fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            os.fchmod(out.fileno(), 0o600)  # a file that was there keeps no wider mode
+            out.write(data)
     except OSError as exc:
         raise InvalidAction("output/file", path=str(path), detail=_why(exc)) from None
 
@@ -571,7 +580,7 @@ def _emit_json(document: object, output: Path | None) -> int:
     with \\u escapes, where that is not UTF-8: the JSON stays valid, never mangled)."""
     if output:
         text = json.dumps(document, ensure_ascii=False, indent=2)
-        _write(output, (text + "\n").encode("utf-8"))
+        _write(output, (text + "\n").encode("utf-8"), private=True)
         print(output)
     else:
         encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")

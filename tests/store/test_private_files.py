@@ -119,3 +119,30 @@ def test_opening_the_file_again_in_one_process_keeps_its_writes_seen_by_others(
     here.create("derby", "Here again", setup)
     _, seen = _another_process(path)
     assert seen == 4, "a table written here after the second open is lost to other processes"
+
+
+def test_the_hosts_backups_and_seat_link_sheets_are_the_users_alone(tmp_path: Path) -> None:
+    """Issue 18 §1 (every artefact holding a secret): ``aids export -o`` and ``aids meet
+    export -o`` hold key hashes, sealed choices and seeds, and ``aids print --seat-links``
+    prints live seat keys: each is written 0600, even over an older file others could read;
+    a blank sheet, which holds nothing secret, keeps the usual mode."""
+    from tests.test_cli import aids, links
+
+    db = tmp_path / "data" / "aids.sqlite3"
+    pid, _ = links(aids("new", "gn", "--title", "Aintree", "--player", "Aki", "--player",
+                        "Ben", db=db).stdout)  # fmt: skip
+    backup = tmp_path / "table.json"
+    backup.write_text("{}")
+    backup.chmod(0o644)  # an older export, readable by others
+    aids("export", pid, "-o", str(backup), db=db)
+    assert mode(backup) == 0o600 and pid in backup.read_text()
+    meet = aids("meet", "new", "--title", "Friday", "--date", "2025-03-07", db=db).stdout
+    meet_id = meet.split("?meet=")[1].split("&")[0]
+    night = tmp_path / "night.json"
+    aids("meet", "export", meet_id, "-o", str(night), db=db)
+    assert mode(night) == 0o600
+    out = aids("print", "gn", "--table", pid, "--seat-links", "--sheet-lang", "en", "--out",
+               str(tmp_path), db=db).stdout  # fmt: skip
+    assert mode(Path(out.strip().splitlines()[-1])) == 0o600
+    blank = aids("print", "derby", "--sheet-lang", "en", "--out", str(tmp_path), db=db).stdout
+    assert mode(Path(blank.split()[0])) == 0o644

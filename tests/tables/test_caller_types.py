@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from aids.core.errors import AidsError, InvalidAction
-from aids.games.derby.model import Bet
+from aids.games.derby.model import Bet, NoCardsLeft
 from aids.games.grand_national.model import Bet as GnBet
 from aids.tables import TableService
 
@@ -28,6 +28,8 @@ def test_a_read_for_a_role_that_is_not_a_role_is_refused(
     [
         (GnBet(0, 1, "win", 5), "input/unknown_field"),  # another game's action
         (Bet("0", "1"), "derby/malformed_action"),  # wrongly typed fields
+        (NoCardsLeft(confirm="no"), "derby/malformed_action"),  # type: ignore[arg-type]
+        (NoCardsLeft(confirm=1), "derby/malformed_action"),  # type: ignore[arg-type]
         ((0, 1), "derby/malformed_action"),
         ({1, 2}, "derby/malformed_action"),
         (None, "derby/malformed_action"),

@@ -272,7 +272,11 @@ class NoCardsLeft:
     confirm: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "no_cards_left", **({"confirm": True} if self.confirm else {})}
+        # the flag as given (a caller's "no" is refused by the parser, never read as true)
+        return {
+            "type": "no_cards_left",
+            **({} if self.confirm is False else {"confirm": self.confirm}),
+        }
 
 
 Action = Bet | PlayCard | Pass | NoCardsLeft

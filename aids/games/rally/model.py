@@ -262,7 +262,8 @@ class Travel:
             "cards": list(self.cards),
             "to": self.to,
         }
-        return out | {"end": True} if self.end else out
+        # the flag as given (a caller's "yes" is refused by the parser, never read as true)
+        return out if self.end is False else out | {"end": self.end}
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,6 +84,8 @@ def test_move_and_end_turn_round_trips_and_old_logs_read_as_before() -> None:
     with pytest.raises(InvalidAction) as err:
         action_from_dict(old | {"end": "yes"})
     assert err.value.code == "rally/malformed" and err.value.params["field"] == "end"
+    with pytest.raises(InvalidAction):  # a Python caller's object goes through its dict form
+        action_from_dict(Travel(0, ("20",), "motomiya", end="yes").to_dict())  # type: ignore[arg-type]
 
 
 def test_move_and_end_turn_says_both_in_the_log() -> None:
