@@ -146,8 +146,10 @@ class TableService:
         """The key's access. Reads look at the store's keys each time (a revoked key stops
         at once); a write may use the keys this process last read, because the store's
         append checks the key again in the write's own transaction. A client past its
-        budget of wrong keys is answered from the keys last read (read again at most once
-        a second, and always to confirm a live key): its flood never reaches the store."""
+        budget of wrong keys is answered from the keys last read where they know the key
+        (read again at most once a second, and always to confirm a live key); a key they do
+        not know is looked up before it is refused, so a key issued a moment ago by another
+        process works at once whoever else shares the client's budget."""
         if key is None or key == "":
             return NO_KEY
         if isinstance(key, str) and len(key) <= MAX_KEY_LENGTH:
@@ -179,8 +181,11 @@ class TableService:
             return found
         if found is not None and found.revoked_at is None and fresh:
             return _find(self._read_keys(row)[0], digest)  # confirm a live key: never stale
-        if found is None and not fresh and not over:
-            return _find(self._read_keys(row)[0], digest)  # a key issued by another process
+        if found is None:
+            # a key issued meanwhile by another process (the CLI, a second tracker) is
+            # looked for before it is called wrong, even for a client past its budget (behind
+            # a proxy every visitor may share one): the right key is never refused
+            return _find(self._read_keys(row)[0], digest)
         return found
 
     def _read_keys(self, row: TableRow) -> tuple[list[KeyRow], float]:

@@ -148,24 +148,30 @@ def test_attacker_flooding_every_listed_table_for_a_minute_refuses_no_referee_ac
     assert refused > 3 * 60 * 20 * 0.9  # the flood itself was held back
 
 
-def test_flooding_client_stops_reaching_the_store(
-    service: TableService, clock: FakeClock, derby_table: tuple[str, str]
+def test_flooding_client_is_refused_and_a_key_issued_elsewhere_works_at_once(
+    service: TableService, clock: FakeClock, db_path: Path, derby_table: tuple[str, str]
 ) -> None:
-    """Past its budget, a client's wrong keys are checked against the keys last read, read
-    again at most once a second: a thousand wrong keys cost a handful of reads."""
+    """Past its budget a client's wrong keys are refused (the flood costs its sender), yet
+    a key another process issued a moment ago is taken at once from that same client: the
+    keys this process read are never the reason a right key is refused (behind a proxy
+    every visitor may share one client's budget)."""
     pid, key = derby_table
     flood(service, pid)
-    before = CountingStore.key_reads
+    other = TableService(SqliteStore(db_path), engines())  # the CLI, or a second tracker
     refused = 0
-    for _ in range(1000):
+    for n in range(1000):
         clock.now += 0.005
+        if n == 500:
+            key = other.rotate_key(pid, key, REFEREE)
+            assert service.role_for(pid, key, client=ATTACKER) == REFEREE  # at once
+            continue
         try:
             service.role_for(pid, WRONG, client=ATTACKER)
         except Forbidden:
             refused += 1
-    assert refused >= 998  # one token came back in the 5 s
-    assert CountingStore.key_reads - before <= 5 + 2
-    assert service.role_for(pid, key, client=ATTACKER) == REFEREE  # a live key: confirmed
+    assert refused >= 997  # one token came back in the 5 s
+    service.record(pid, key, 0, BET)  # and it writes
+    assert service.snapshot(pid).seq == 1
 
 
 def test_right_keys_never_spend_the_budget(
@@ -418,6 +424,9 @@ def test_wrong_keys_on_events_and_tables_share_one_budget_per_client(
 def test_three_stale_organiser_tabs_refuse_none_of_twelve_changes(
     service: TableService, clock: FakeClock
 ) -> None:
+    """Issue 18 §2, "the organiser likewise": an organiser link the event once had is
+    answered "replaced" and spends nothing, however often its tab redraws; the newest link
+    makes every change, and this machine's budget of wrong keys stays whole."""
     meets = MeetService(service)
     info, key = meets.create("Night", "2026-12-01")
     stale = []
@@ -425,13 +434,14 @@ def test_three_stale_organiser_tabs_refuse_none_of_twelve_changes(
         stale.append(key)
         key = meets.rotate_key(info.public_id, key)
     for change in range(12):
-        for _ in range(5):  # each old tab redraws every 2 s: wrong keys now, from this machine
+        for _ in range(5):  # each old tab redraws every 2 s, from this machine
             clock.now += 0.4
             for old in stale:
-                try:
-                    assert meets.role_for(info.public_id, old) == "viewer"
-                except Forbidden as err:
-                    assert err.code == "meet/key_attempts"
+                assert meets.access(info.public_id, old) == ("viewer", "replaced")
         assert meets.role_for(info.public_id, key) == "organiser"
         meets.update(info.public_id, key, title=f"Night {change}")
     assert meets.info(info.public_id).title == "Night 11"
+    for _ in range(BURST):  # the whole burst is still there for a mistyped link
+        assert meets.access(info.public_id, WRONG) == ("viewer", "wrong")
+    with pytest.raises(Forbidden):
+        meets.access(info.public_id, WRONG)
