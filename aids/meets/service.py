@@ -38,6 +38,7 @@ from aids.tables.keys import (
 from aids.tables.snapshot import table_info
 
 MeetRole = Literal["organiser", "viewer"]
+KeyStatus = Literal["none", "live", "replaced", "wrong"]
 log = logging.getLogger(__name__)
 
 
@@ -96,18 +97,32 @@ class MeetService:
         }
 
     def role_for(self, public_id: object, key: object, *, client: str = LOCAL) -> MeetRole:
-        """The one place that decides what a key makes you at an event: the organiser for a
-        live organiser key; an empty, missing, malformed or wrong key is a viewer.
+        """The one place that decides what a key makes you at an event (``access`` says
+        why): the organiser for a live organiser key; an empty, missing, malformed, replaced
+        or wrong key is a viewer.
 
         Raises:
             Forbidden: ``meet/key_attempts`` for a wrong key while ``client`` has spent its
                 budget of wrong keys (the organiser's key is never refused).
         """
+        return self.access(public_id, key, client=client)[0]
+
+    def access(
+        self, public_id: object, key: object, *, client: str = LOCAL
+    ) -> tuple[MeetRole, KeyStatus]:
+        """What a key makes you at an event and why: "live" (the organiser's key), "none"
+        (no key), "replaced" (an organiser key the event once had: it spends nothing) or
+        "wrong" (it spends one of ``client``'s wrong keys).
+
+        Raises:
+            Forbidden: ``meet/key_attempts`` for a wrong key while ``client`` has spent its
+                budget of wrong keys.
+        """
         row = self._row(public_id)
         if key is None or key == "":
-            return "viewer"
-        digest = self._organiser_hash(row, key, client)
-        return "organiser" if digest is not None else "viewer"
+            return "viewer", "none"
+        status = self._status(row, key, client)
+        return ("organiser" if status == "live" else "viewer"), status
 
     def members(self, public_id: object) -> list[TableInfo]:
         """The event's tables as stored, in the order they joined, none replayed: what the
@@ -292,17 +307,24 @@ class MeetService:
         return row, digest
 
     def _organiser_hash(self, row: MeetRow, key: object, client: str = LOCAL) -> str | None:
-        """The key's hash if it is the organiser's. The right key is never refused; a wrong
-        one spends one of ``client``'s wrong keys (``aids.tables.attempts``)."""
+        """The key's hash if it is the organiser's (``_status``), else None."""
+        return hash_key(str(key)) if self._status(row, key, client) == "live" else None
+
+    def _status(self, row: MeetRow, key: object, client: str) -> KeyStatus:
+        """ "live" for the organiser's key (never refused), "replaced" for one the event
+        once had (it spends nothing), else "wrong", which spends one of ``client``'s wrong
+        keys (``aids.tables.attempts``)."""
         if isinstance(key, str) and len(key) <= MAX_KEY_LENGTH:
             digest = hash_key(key)
             if same_hash(row.organiser_hash, digest):
-                return digest
+                return "live"
+            if any(same_hash(old, digest) for old in row.replaced):
+                return "replaced"
         try:
             self.key_attempts.take(client)
         except Forbidden as exc:
             raise Forbidden("meet/key_attempts", **exc.params) from None
-        return None
+        return "wrong"
 
     def _room(self, row: MeetRow) -> None:
         if len(self.store.meet_tables(row.id)) >= MAX_TABLES:

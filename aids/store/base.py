@@ -58,6 +58,17 @@ class MeetRow:
     created_at: str
     scoring: dict[str, Any]  # how a table's outcome becomes event points (``aids.meets``)
     organiser_hash: str  # the hash of the organiser's key
+    #: the hashes of the organiser keys it replaced, newest first (``REPLACED_KEEP`` at most):
+    #: an old link is told it was replaced, and spends nothing
+    replaced: tuple[str, ...] = ()
+
+
+REPLACED_KEEP = 50  # an event remembers this many of its organiser's old keys
+
+
+def replaced_after(row_hash: str, replaced: Sequence[str]) -> tuple[str, ...]:
+    """The replaced keys once the organiser key ``row_hash`` is replaced: it first."""
+    return (row_hash, *(h for h in replaced if h != row_hash))[:REPLACED_KEEP]
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,12 +46,15 @@ from aids.store.base import (
     TableBundle,
     TableRow,
     figures_pair,
+    replaced_after,
 )
 from aids.store.notices import Heard
 from aids.store.postgres_schema import LATEST, LOCK_KEY, MIGRATIONS, SCHEMA_TABLE, channel
 
 TABLE_COLUMNS = "t.id, t.public_id, t.kind, t.title, t.created_at, t.setup, t.rules_version"
-MEET_COLUMNS = "m.id, m.public_id, m.title, m.date, m.created_at, m.scoring, m.organiser_hash"
+MEET_COLUMNS = (
+    "m.id, m.public_id, m.title, m.date, m.created_at, m.scoring, m.organiser_hash, m.replaced"
+)
 OUR_TABLES = ("tables", "events", "keys", "meets", "meet_tables", "figures")
 
 
@@ -386,10 +389,18 @@ class PostgresStore:
         given = {k: v for k, v in changes.items() if v is not None}
         with self._write() as conn:
             _check_organiser(conn, meet_id, by)
+            if organiser_hash is not None:  # the key it replaces is remembered, in this write
+                found = conn.execute(
+                    "SELECT organiser_hash, replaced FROM meets WHERE id = %s FOR UPDATE",
+                    (meet_id,),
+                ).fetchone()
+                assert found is not None  # _check_organiser found the meet
+                given["replaced"] = json.dumps(list(replaced_after(found[0], found[1])))
             if given:
                 columns = sql.SQL(", ").join(
                     sql.SQL("{} = {}").format(
-                        sql.Identifier(k), sql.SQL("%s::json" if k == "scoring" else "%s")
+                        sql.Identifier(k),
+                        sql.SQL("%s::json" if k in ("scoring", "replaced") else "%s"),
                     )
                     for k in given
                 )
@@ -573,4 +584,4 @@ def _table(row: Sequence[Any]) -> TableRow:
 
 
 def _meet(row: Sequence[Any]) -> MeetRow:
-    return MeetRow(int(row[0]), row[1], row[2], row[3], row[4], row[5], row[6])
+    return MeetRow(int(row[0]), row[1], row[2], row[3], row[4], row[5], row[6], tuple(row[7]))

@@ -110,6 +110,13 @@ CREATE TABLE figures (
 );
 """,
     ),
+    (
+        5,
+        "an event's replaced organiser keys",
+        """
+ALTER TABLE meets ADD COLUMN replaced json NOT NULL DEFAULT '[]'::json;
+""",
+    ),
 )
 LATEST = MIGRATIONS[-1][0]
 

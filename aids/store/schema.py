@@ -8,7 +8,7 @@ DDL and migration list in ``aids.store.postgres_schema``; the two describe the s
 from __future__ import annotations
 
 APPLICATION_ID = 0x52_4E_41_49  # "RNAI": race-night aids
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -74,6 +74,12 @@ CREATE TABLE IF NOT EXISTS figures (
 ) WITHOUT ROWID;
 """
 
+# An event remembers the organiser keys it replaced (a JSON list of hashes, newest first), so
+# an old link is told so and spends nothing.
+MEETS_REPLACED = """
+ALTER TABLE meets ADD COLUMN replaced TEXT NOT NULL DEFAULT '[]';
+"""
+
 # Release 0.1 files: no application id, schema version 0, the referee key's hash on the table
 # row and no actor on events. Each step brings a file one version up, inside one transaction.
 MIGRATIONS: dict[int, str] = {
@@ -89,5 +95,6 @@ ALTER TABLE tables DROP COLUMN referee_key_hash;
 """,
     2: MEETS,  # events of many tables ("meets")
     3: FIGURES,  # live chances computed once per table position
+    4: MEETS_REPLACED,  # an event's replaced organiser keys
 }
 RELEASE_0_1_TABLES = {"tables", "events"}

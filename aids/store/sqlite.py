@@ -35,12 +35,14 @@ from aids.store.base import (
     TableBundle,
     TableRow,
     figures_pair,
+    replaced_after,
 )
 from aids.store.schema import (
     APPLICATION_ID,
     FIGURES,
     KEYS,
     MEETS,
+    MEETS_REPLACED,
     MIGRATIONS,
     RELEASE_0_1_TABLES,
     SCHEMA,
@@ -48,7 +50,7 @@ from aids.store.schema import (
 )
 
 TABLE_COLUMNS = "id, public_id, kind, title, created_at, setup, rules_version"
-MEET_COLUMNS = "id, public_id, title, date, created_at, scoring, organiser_hash"
+MEET_COLUMNS = "id, public_id, title, date, created_at, scoring, organiser_hash, replaced"
 
 
 class SqliteStore:
@@ -129,7 +131,7 @@ class SqliteStore:
             if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 version = SCHEMA_VERSION  # another process finished the same step meanwhile
             elif version == 0:
-                _run_script(conn, SCHEMA + KEYS + MEETS + FIGURES)
+                _run_script(conn, SCHEMA + KEYS + MEETS + FIGURES + MEETS_REPLACED)
             else:
                 for step in range(version, SCHEMA_VERSION):
                     _run_script(conn, MIGRATIONS[step])
@@ -484,6 +486,11 @@ class SqliteStore:
         given = {k: v for k, v in changes.items() if v is not None}
         with self._write() as conn:
             _check_organiser(conn, meet_id, by)
+            if organiser_hash is not None:  # the key it replaces is remembered, in this write
+                old, replaced = conn.execute(
+                    "SELECT organiser_hash, replaced FROM meets WHERE id = ?", (meet_id,)
+                ).fetchone()
+                given["replaced"] = json.dumps(replaced_after(old, json.loads(replaced)))
             if given:
                 columns = ", ".join(f"{k} = ?" for k in given)
                 conn.execute(f"UPDATE meets SET {columns} WHERE id = ?", (*given.values(), meet_id))
@@ -580,7 +587,10 @@ def _check_organiser(conn: sqlite3.Connection, meet_id: int, by: str | None) -> 
 
 
 def _meet(row: tuple[Any, ...]) -> MeetRow:
-    return MeetRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6])
+    return MeetRow(
+        row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6],
+        tuple(json.loads(row[7])),
+    )  # fmt: skip
 
 
 def _live_key(conn: sqlite3.Connection, table_id: int, key_hash: str, role: str) -> bool:

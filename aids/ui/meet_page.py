@@ -73,8 +73,8 @@ def _qr(url: str) -> bytes:
 def render_meet(public_id: str, key: str | None) -> None:
     """The page of one event for whoever holds the URL."""
     try:
-        ask = partial(meets().role_for, public_id, key, client=client())
-        role, paused = role_or_viewer(ask, "viewer", "meet/key_attempts")
+        ask = partial(meets().access, public_id, key, client=client())
+        (role, status), paused = role_or_viewer(ask, ("viewer", "wrong"), "meet/key_attempts")
         key = None if paused else key
         info = meets().info(public_id)
     except AidsError as exc:
@@ -85,7 +85,9 @@ def render_meet(public_id: str, key: str | None) -> None:
         heading(info.title)
         st.caption(f"{tr('meet.name')} · {md_text(info.date)} · {tr(f'meet.role.{role}')}")
     st.html(MEET_CSS)
-    if key and not organiser:
+    if key and status == "replaced":
+        st.warning(tr("meet.key_replaced"))  # an old tab of the organiser's: nothing spent
+    elif key and not organiser:
         st.error(tr("meet.key_invalid"))
     show_flash()
     show_new_link()

@@ -16,7 +16,7 @@ import pytest
 
 import aids.store as stores
 from aids.core.errors import AidsError, Forbidden, InvalidAction, NotFound, StaleState
-from aids.store.base import EventRow, KeyRow, MeetRow, Store, TableRow
+from aids.store.base import REPLACED_KEEP, EventRow, KeyRow, MeetRow, Store, TableRow
 
 # Every implementation, by where its data is: a SQLite file in this test's folder, or a fresh
 # schema of its own on the PostgreSQL server. Opening the same place again must show the same
@@ -517,6 +517,29 @@ def test_update_meet_changes_only_the_given_fields(store: Store) -> None:
     )
     with pytest.raises(Forbidden):  # the old key stops at once
         store.update_meet(meet.id, by=ORGANISER, title="Back")
+
+
+def test_a_replaced_organiser_key_is_remembered_newest_first_in_the_same_write(
+    store: Store,
+) -> None:
+    """Issue 18 §2: every organiser key the event replaced is kept (newest first, at most
+    ``REPLACED_KEEP``), so an old link can be told it was replaced; other changes keep the
+    list as it is."""
+    meet = store.insert_meet(meet_row())
+    assert meet.replaced == ()
+    by = ORGANISER
+    for n in range(3):
+        store.update_meet(meet.id, by=by, organiser_hash=hash_of(f"k{n}"))
+        by = hash_of(f"k{n}")
+    store.update_meet(meet.id, by=by, title="Later")
+    got = store.get_meet(meet.public_id)
+    assert got.replaced == (hash_of("k1"), hash_of("k0"), ORGANISER)
+    assert got.organiser_hash == hash_of("k2") and got.title == "Later"
+    for n in range(3, 3 + REPLACED_KEEP):
+        store.update_meet(meet.id, by=by, organiser_hash=hash_of(f"k{n}"))
+        by = hash_of(f"k{n}")
+    kept = store.get_meet(meet.public_id).replaced
+    assert len(kept) == REPLACED_KEEP and kept[0] == hash_of(f"k{REPLACED_KEEP + 1}")
 
 
 def test_remove_meet_table_frees_the_table_and_says_whether_it_was_there(

@@ -94,7 +94,7 @@ def test_release_0_1_fixture_is_a_version_0_file_with_the_key_hash_on_the_table(
 
 
 def test_migration_sets_schema_version_and_application_id(migrated: Path) -> None:
-    assert pragma(migrated, "user_version") == sqlite_store.SCHEMA_VERSION == 4
+    assert pragma(migrated, "user_version") == sqlite_store.SCHEMA_VERSION == 5
     assert pragma(migrated, "application_id") == APPLICATION_ID
 
 
@@ -378,3 +378,45 @@ def test_a_schema_2_file_gains_the_meet_tables_and_keeps_its_tables(tmp_path: Pa
     assert read(path, "SELECT * FROM tables") == before
     names = {r[0] for r in read(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"meets", "meet_tables", "figures"} <= names
+
+
+# --- schema 4 → 5: an event's replaced organiser keys --------------------------------------
+
+
+def test_a_schema_4_file_keeps_its_events_and_remembers_replaced_organiser_keys(
+    tmp_path: Path,
+) -> None:
+    """Migration step 4: a file written before events remembered their replaced organiser
+    keys opens with its events as they were (none replaced yet); the next rotation makes the
+    old organiser link answer "replaced"."""
+    from aids.meets import MeetService
+
+    path = tmp_path / "v4.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        sqlite_store.SCHEMA + sqlite_store.KEYS + sqlite_store.MEETS + sqlite_store.FIGURES
+    )
+    key = "an-organiser-key-written-by-release-4"
+    conn.execute(
+        "INSERT INTO meets (public_id, title, date, created_at, scoring, organiser_hash)"
+        " VALUES ('v4-meet-0123456789abcdefg', 'Old night', '2026-11-01', '2026-11-01',"
+        " '{\"rule\": \"placing\", \"points\": [3, 2, 1]}', ?)",
+        (hash_key(key),),
+    )
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 4")
+    conn.commit()
+    conn.close()
+    service = TableService(SqliteStore(path), engines())
+    try:
+        meets = MeetService(service)
+        pid = "v4-meet-0123456789abcdefg"
+        assert service.store.get_meet(pid).replaced == ()
+        assert meets.access(pid, key) == ("organiser", "live")
+        new = meets.rotate_key(pid, key)
+        assert meets.access(pid, key) == ("viewer", "replaced")
+        assert meets.access(pid, new) == ("organiser", "live")
+        assert meets.info(pid).title == "Old night"
+    finally:
+        service.store.close()
+    assert pragma(path, "user_version") == sqlite_store.SCHEMA_VERSION == 5

@@ -57,6 +57,23 @@ def test_the_viewer_sees_standings_and_tables_and_no_organiser_tools(meets: Meet
     ]
 
 
+def test_an_old_organiser_link_is_told_it_was_replaced_and_shows_the_event(
+    meets: MeetService,
+) -> None:
+    """Issue 18 §2: a tab still holding a replaced organiser link shows the event read-only
+    and says the link was replaced (not "not valid"), in either language."""
+    info, key = meets.create("Night", "2025-03-07")
+    meets.rotate_key(info.public_id, key)
+    old = ok(new_app(meet=info.public_id, key=key, lang="en"))
+    assert not old.tabs and not old.error
+    assert [w.value for w in old.warning] == [
+        "This organiser link was replaced by a newer one: you see the event read-only. "
+        "Use the newest organiser link."
+    ]
+    ja = ok(new_app(meet=info.public_id, key=key, lang="ja"))
+    assert any("置き換えられました" in w.value for w in ja.warning)
+
+
 def test_the_organiser_adds_a_table_by_its_referee_link_and_changes_the_rule(
     meets: MeetService,
 ) -> None:
