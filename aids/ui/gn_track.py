@@ -46,6 +46,7 @@ CSS = """
   box-sizing: border-box; border: 1px solid #333; }
 .gn-course .gn-horse.lap2 { box-shadow: 0 0 0 2px #fff, 0 0 0 3.5px #333; }
 .gn-course .gn-horse.next { outline: 3px solid #ffb300; outline-offset: 1px; }
+.gn-course .gn-horse.shared { border-color: #c62828; }
 .gn-course.tall { display: none; }
 @container (max-width: %dpx) { .gn-course.wide { display: none; }
   .gn-course.tall { display: block; } }
@@ -267,13 +268,16 @@ def _horses(state: GnState, oval: Oval, placed: list[Box]) -> str:
             spots.setdefault((state.distance[h], state.lane[h]), []).append(h)
     out: list[str] = []
     for (distance, lane), here in sorted(spots.items()):
+        # several told to share a square (the page flags them): smaller discs side by side
+        # within the square, so none hides another nor reaches the next square
+        size = d if distance == 0 else min(d, 0.98 * oval.square / len(here))
         for i, h in enumerate(here):
-            # behind the line: the starting strings, one behind another in the lane; on a
-            # square: one, or two told to share it drawn half apart (the page flags them)
-            spread = (i - (len(here) - 1) / 2) * 0.5
+            # behind the line: the starting strings, one behind another in the lane
+            spread = (i - (len(here) - 1) / 2) * size / oval.square
             at = -(i + 0.5) if distance == 0 else distance - 0.5 + spread
             x, y = oval.point(at, oval.lane_radius(lane))
-            out.append(_disc(state, oval, h, x, y, d, nxt, placed))
+            shared = len(here) > 1 and distance > 0
+            out.append(_disc(state, oval, h, x, y, size, nxt, placed, shared=shared))
     # placed horses: a row along the infield by the finish, 1st first, each with its place
     cx, cy = oval.point(0, 0)
     ax, ay = oval.point(1, 0)
@@ -300,7 +304,7 @@ def _horses(state: GnState, oval: Oval, placed: list[Box]) -> str:
 
 def _disc(
     state: GnState, oval: Oval, h: int, x: float, y: float, d: float, nxt: int | None,
-    placed: list[Box],
+    placed: list[Box], *, shared: bool = False,
 ) -> str:  # fmt: skip
     colour = load().colour(state.setup.stables[state.owner(h)].colour)
     fill = colour.hex if colour else "#777"
@@ -310,6 +314,8 @@ def _disc(
         classes.append("lap2")
     if h == nxt:
         classes.append("next")
+    if shared:
+        classes.append("shared")
     faded = "opacity:.45;" if state.status[h] == "pulled_up" else ""
     placed.append((x - d / 2, y - d / 2, x + d / 2, y + d / 2))
     title = f"{horse_label(state, h)} · {state.distance[h]} · {state.lane[h]}"
