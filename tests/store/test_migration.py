@@ -400,7 +400,7 @@ def test_a_schema_4_file_keeps_its_events_and_remembers_replaced_organiser_keys(
     conn.execute(
         "INSERT INTO meets (public_id, title, date, created_at, scoring, organiser_hash)"
         " VALUES ('v4-meet-0123456789abcdefg', 'Old night', '2026-11-01', '2026-11-01',"
-        " '{\"rule\": \"placing\", \"points\": [3, 2, 1]}', ?)",
+        ' \'{"rule": "placing", "points": [3, 2, 1]}\', ?)',
         (hash_key(key),),
     )
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
