@@ -213,17 +213,19 @@ def _cards(ctx: TableContext, draw: draws.Draw | None) -> None:
             deck = tr(f"gn.deck.{draw.deck}")
             note = md_tr("gn.ui.draw_card", horse=horse_label(state, draw.horse), deck=deck)
             st.markdown(f"**{note}**")
-        # the horse and the card's numbers on one row (the horse above them on a phone)
+        # the horse and the card's numbers on one row; a card that is due is the drawing
+        # horse's (the note names it), so its numbers alone: one row on a phone too
         fields = st.container(horizontal=True, key=f"card_fields_{seq}", gap="xsmall")
-        fields.selectbox(
-            tr("gn.ui.card_horse"),
-            options=runners,
-            index=runners.index(default),
-            format_func=lambda h: horse_label(state, h),
-            key=f"ch_{seq}",
-            on_change="ignore",
-            width=190,
-        )
+        if draw is None or draw.horse not in runners:
+            fields.selectbox(
+                tr("gn.ui.card_horse"),
+                options=runners,
+                index=runners.index(default),
+                format_func=lambda h: horse_label(state, h),
+                key=f"ch_{seq}",
+                on_change="ignore",
+                width=190,
+            )
         fields.number_input(
             tr("gn.ui.value"), min_value=-20, max_value=20, value=None, key=f"cv_{seq}",
             on_change="ignore", width=94,
