@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Install what the tests need — Debian's chromium for the browser tests, Debian's postgresql
-# server binaries for the PostgreSQL store's tests, the project with its [test] extras in .venv —
-# then lint, type-check and run the whole test suite. The tests start a throwaway PostgreSQL
-# server of their own (a temporary folder, a free port; stopped at the end: tests/conftest.py),
-# or use AIDS_TEST_DATABASE_URL if it is set.
+# Install what the tests need — Debian's chromium for the browser tests (with Japanese and
+# emoji fonts), Debian's postgresql server binaries for the PostgreSQL store's tests, the
+# project with its [test] extras in .venv — then lint, type-check and run the whole test
+# suite. The tests start a throwaway PostgreSQL server of their own (a temporary folder, a
+# free port; stopped at the end: tests/conftest.py), or use AIDS_TEST_DATABASE_URL if set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || missing+=(postgresql)
+# Japanese and emoji glyphs for the browser tests' screenshots and measured layouts (without
+# them chromium draws empty boxes of another width)
+[ -e /usr/share/fonts/opentype/ipafont-gothic ] || missing+=(fonts-ipafont-gothic)
+[ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
 if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"

@@ -11,7 +11,7 @@ chromium at 1280 × 800 and 390 × 844, at the start, mid-game and at the end of
 
 A tap that must not move the page is ``test_frame_fit``'s. The game's own parts are named in
 ``BOARDS``; the tables come from ``tests/e2e/frame_scenes.py``. Screenshots are saved
-(``helpers.SHOTS``) and the 390 ones copied to ``docs/img`` by
+(``helpers.SHOTS``); the mid-game laptop and phone ones are copied to ``docs/img`` by
 ``AIDS_DOC_SHOTS=1`` (see the README)."""
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ WIDTHS = {"1280": fit.LAPTOP, "390": fit.PHONE}
 PHASES = {"start": start, "mid": mid_game, "end": finished}
 LIVE = ":not([disabled])"
 DOCS = ROOT / "docs" / "img"
+DOC_SHOTS = ("-mid-referee-1280", "-mid-viewer-390")  # copied to docs/img by AIDS_DOC_SHOTS
 
 
 class Board(NamedTuple):
@@ -109,8 +110,11 @@ def board_fits(page: Any, kind: str) -> list[str]:
 
 
 def keep(page: Any, name: str) -> None:
+    """The screenshot, saved with the others; with ``AIDS_DOC_SHOTS=1`` the mid-game ones
+    of the referee's laptop and the viewer's phone are copied to ``docs/img`` as well (the
+    README shows them)."""
     path = shot(page, name)
-    if os.environ.get("AIDS_DOC_SHOTS"):
+    if os.environ.get("AIDS_DOC_SHOTS") and name.endswith(DOC_SHOTS):
         DOCS.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, DOCS / path.name)
 
