@@ -159,7 +159,8 @@ def heading(text: str) -> None:
 # next action's): the browser's scroll anchoring would then scroll the page by itself to
 # keep some element further down in place, moving the controls under the referee's finger.
 # The page stays where the reader scrolled it (``overflow-anchor: none``). On a phone the
-# header is compacted (``page_header``).
+# header is compacted (``page_header``). A box that scrolls sideways (``aids-scroll-x``: a
+# table wider than a phone) shows a shadow at an edge with more beyond it.
 PAGE_CSS = """
 <style>
 [data-testid="stMain"] { overflow-anchor: none; }
@@ -173,6 +174,14 @@ div.aids-banner { padding: .55rem .9rem; border-radius: .5rem; line-height: 1.45
 div.aids-banner.done { background: #e7f4ec; color: #0f3320; border-left-color: #1d7a46; }
 div.aids-banner.warn { background: #fff4d6; color: #3a2a00; border-left-color: #8a5a00; }
 p.aids-head { margin: 0; font-weight: 600; line-height: 1.35; }
+.aids-scroll-x { background:
+    linear-gradient(to right, #fff 30%, rgba(255, 255, 255, 0)) left center / 2.5rem 100%,
+    linear-gradient(to left, #fff 30%, rgba(255, 255, 255, 0)) right center / 2.5rem 100%,
+    radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, .28), rgba(0, 0, 0, 0))
+      left center / .9rem 100%,
+    radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, .28), rgba(0, 0, 0, 0))
+      right center / .9rem 100%;
+  background-repeat: no-repeat; background-attachment: local, local, scroll, scroll; }
 div.aids-grid-note { display: flex; align-items: center; margin: 0; padding: 0 .6rem;
   border: 1px dashed #8a8a8a; border-radius: .5rem; background: #f6f6f4; }
 div.aids-grid-note p { margin: 0; line-height: 1.35; }

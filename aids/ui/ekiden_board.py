@@ -45,14 +45,7 @@ ROAD_CSS = """
 TABLE_CSS = """
 <style>
 .ek-wrap { container-type: inline-size; }
-.ek-scroll { overflow-x: auto; background:
-    linear-gradient(to right, #fff 30%, rgba(255, 255, 255, 0)) left center / 2.5rem 100%,
-    linear-gradient(to left, #fff 30%, rgba(255, 255, 255, 0)) right center / 2.5rem 100%,
-    radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, .28), rgba(0, 0, 0, 0))
-      left center / .9rem 100%,
-    radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, .28), rgba(0, 0, 0, 0))
-      right center / .9rem 100%;
-  background-repeat: no-repeat; background-attachment: local, local, scroll, scroll; }
+.ek-scroll { overflow-x: auto; }
 .ek-hint { display: none; margin: .2rem 0 0; font-size: 12px; color: #555; }
 table.legs { border-collapse: collapse; font-size: 13px; }
 table.legs td, table.legs th { padding: 2px 6px; white-space: nowrap; text-align: center; }

@@ -6,7 +6,8 @@ chromium at 1280 × 800 and 390 × 844, at the start, mid-game and at the end of
 - nothing is wider than the screen except a marked horizontal scroller;
 - every piece is inside its board's box, and no two labels of a map or strip overlap;
 - a player's phone (the viewer's link, and a seat's own link where the game has them) holds
-  the standings on its first screen (the results at the end), the seat's own row marked;
+  the standings on its first screen (the results at the end), the seat's own row marked,
+  and a table wider than the phone shows a shadow at the edge it scrolls to;
 - an English page holds no Japanese outside the names people and maps gave.
 
 A tap that must not move the page is ``test_frame_fit``'s. The game's own parts are named in
@@ -97,6 +98,19 @@ def too_wide(page: Any) -> list[str]:
     """Wider than the screen, but for Streamlit's own boxes for a link (``st.code``, which
     scroll by themselves)."""
     return [w for w in fit.too_wide(page) if "code" not in w and not w.startswith("span ")]
+
+
+def unmarked_scrollers(page: Any) -> list[str]:
+    """Boxes that scroll sideways (a table wider than the screen) with no edge shadow to
+    say more columns lie beyond (issue 19: "no sign they scroll")."""
+    return list(
+        page.evaluate(
+            "() => [...document.querySelectorAll('.aids-scroll-x')]"
+            ".filter(e => e.scrollWidth > e.clientWidth + 1"
+            " && !getComputedStyle(e).backgroundImage.includes('radial-gradient'))"
+            ".map(e => e.className + ': ' + e.innerText.slice(0, 40))"
+        )
+    )
 
 
 def board_fits(page: Any, kind: str) -> list[str]:
@@ -193,6 +207,7 @@ def test_a_players_phone_shows_who_leads_first(
             assert service.snapshot(pid).seats[seat] in mine.inner_text()
         wide = too_wide(page)
         assert wide == [], "\n".join(wide)
+        assert unmarked_scrollers(page) == []
         problems = board_fits(page, kind)
         assert problems == [], "\n".join(problems)
         assert fit.japanese(page, names) == []
