@@ -244,13 +244,19 @@ def test_the_referee_page_follows_a_write_from_another_device(
     service = service_of(server)
     pid, key = new_table(service, "Follow", 3)
     page = open_page(browser, referee_url(base, pid, key, "en"), LAPTOP)
-    assert "Turn: 🟥1 Aki" in page.inner_text("body").replace("\n", " ")
+    # the page may be redrawing (its chances just came in) when first read: wait for it
+    assert shows(page, "Turn: 🟥1 Aki", 15), "the referee's page never showed Aki's turn"
     record(service, pid, key, [(None, "red", "red 3")])  # another device plays Aki's card
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        text = page.inner_text("body").replace("\n", " ")
-        if "Turn: 🟦2 Ben" in text:
-            break
-        page.wait_for_timeout(300)
-    assert "Turn: 🟦2 Ben" in text
+    assert shows(page, "Turn: 🟦2 Ben", 15), "the other device's card never showed"
     page.close()
+
+
+def shows(page: Any, text: str, seconds: float) -> bool:
+    """Whether the page's text holds ``text`` within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if text in page.inner_text("body").replace("\n", " "):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(300)

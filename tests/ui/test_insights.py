@@ -72,7 +72,9 @@ def test_every_page_shows_the_chances_with_how_they_were_made(app_db: Path) -> N
     assert [name for name, _ in rows[:3]] == ["Aki", "Ben", "Chie"]
     assert sum(int(p) for _, p in rows[:3]) in range(98, 103)  # the win shares add up
     caption = next(c.value for c in viewer.caption if "races simulated" in c.value)
-    assert "1,000 races" in caption and "Model:" in caption
+    # the races the time allowed (AIDS_CHANCE_PLAYOUTS 1,000 at most; a busy machine fewer)
+    races = int(re.search(r"([\d,]+) races simulated", caption)[1].replace(",", ""))  # type: ignore[index]
+    assert 1 <= races <= 1000 and "Model:" in caption
     referee = ok(new_app(table=pid, key=key, lang="en"))
     assert re.findall(r'<td class="num">(.*?)</td>', page_html(referee)) == re.findall(
         r'<td class="num">(.*?)</td>', html
