@@ -17,12 +17,14 @@ values nor the situation cards' marks, so both are estimated from this table's o
 - **Choices.** Each team plays a runner from its (sampled) hand uniformly at random among the
   engine's legal picks — the default model; no better one has been measured.
 
-Playouts run on the engine itself: ``engine.apply`` and ``engine.legal_actions`` on the
-viewer's state with sampled rosters (no second copy of the rules). Since a hand's runners are
-independent draws and the pick among them is uniform, each runner played is itself one draw
-from the pool: ``exact`` uses that, enumerating every future situation card (its marks at the
-ranks given out) and every runner from the pool, weighted, when that is at most
-``exact_leaves`` leaves (the last leg, or the last two when few different runners were seen).
+Playouts run on ``FastRelay`` (``aids.games.ekiden.fast``): the engine's rules on plain lists
+of small ints, checked against the engine move for move; the pool, the card draws and the
+runners' tables are built once per estimate (``fast_relay``), not per playout. Since a hand's
+runners are independent draws and the pick among them is uniform, each runner played is
+itself one draw from the pool: the playouts draw it so (no roster is dealt), and ``exact``
+enumerates every future situation card (its marks at the ranks given out) and every runner
+from the pool, weighted, when that is at most ``exact_leaves`` leaves (the last leg, or the
+last two when few different runners were seen).
 The tests compare the Monte Carlo figures with it.
 """
 
@@ -37,10 +39,11 @@ from dataclasses import replace
 from functools import cache
 
 from aids.core.i18n import t
-from aids.games.chances import Measure, PlayoutTooLong, past
+from aids.games.chances import Measure, past
 from aids.games.ekiden import engine
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import team_label
+from aids.games.ekiden.fast import MAX_STEPS, FastRelay, Runners
 from aids.games.ekiden.model import (
     MARKS,
     EkidenSetup,
@@ -52,7 +55,6 @@ from aids.games.ekiden.model import (
 )
 
 ROWS = 5  # a situation card's marks: one per leg rank 1–5
-MAX_STEPS = 1_000  # a playout's cap: a relay is 10 legs of a card and at most 5 runners
 Odds = tuple[tuple[int, tuple[float, ...]], ...]  # (leg rank given out, P(○), P(—), P(×))
 
 
@@ -81,6 +83,18 @@ def _typed_in(setup: EkidenSetup) -> tuple[Runner, ...]:
     return tuple(a.runner for a in engine.legal_actions(first) if isinstance(a, Run) and a.runner)
 
 
+def mark_counts(state: EkidenState) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """For each leg rank given out, how often ○, — and × were revealed there, plus one each
+    (Laplace's rule of succession: the weights of a card not yet revealed)."""
+    labels = engine.rank_labels(state.teams)
+    seen: Counter[tuple[int, Mark]] = Counter()
+    for leg in state.history:
+        seen.update((e.rank, e.mark) for e in leg if e.mark is not None)
+    if state.marks is not None:  # this leg's card, revealed
+        seen.update((label, state.marks[label - 1]) for label in labels)
+    return tuple((label, tuple(1 + seen[label, m] for m in MARKS)) for label in labels)
+
+
 def mark_odds(state: EkidenState) -> Odds:
     """For each leg rank given out, the chance of ○, — and × on a card not yet revealed: the
     marks revealed at that rank so far, plus one of each.
@@ -89,17 +103,25 @@ def mark_odds(state: EkidenState) -> Odds:
     >>> mark_odds(engine.initial_state(EkidenSetup.default(["A", "B", "C"])))[0]
     (1, (0.3333333333333333, 0.3333333333333333, 0.3333333333333333))
     """
-    labels = engine.rank_labels(state.teams)
-    seen: Counter[tuple[int, Mark]] = Counter()
-    for leg in state.history:
-        seen.update((e.rank, e.mark) for e in leg if e.mark is not None)
-    if state.marks is not None:  # this leg's card, revealed
-        seen.update((label, state.marks[label - 1]) for label in labels)
-    cards = len(state.history) + (state.marks is not None)
     return tuple(
-        (label, tuple((1 + seen[label, m]) / (len(MARKS) + cards) for m in MARKS))
-        for label in labels
+        (label, tuple(c / sum(counts) for c in counts)) for label, counts in mark_counts(state)
     )
+
+
+def fast_relay(state: EkidenState) -> FastRelay:
+    """``state`` (rosters as given: the model hands it none) as a ``FastRelay`` drawing as the
+    model does: a runner from the pool (every runner run so far, each as often as it ran),
+    a card's mark at each rank given out from a table holding each mark as often as its
+    weight in ``mark_counts`` — one uniform index each."""
+    pool = runner_pool(state)
+    entries = [e.runner for leg in state.history for e in leg] + [e.runner for e in state.entries]
+    rostered = [r for roster in state.rosters if roster is not None for r in roster]
+    runners = Runners(state.setup, [*pool, *entries, *rostered])
+    draws = [
+        (label - 1, [m for m, count in enumerate(counts) for _ in range(count)])
+        for label, counts in mark_counts(state)
+    ]
+    return FastRelay.of(state, runners, pool, draws)
 
 
 def result(state: EkidenState) -> list[float]:
@@ -122,6 +144,7 @@ class EkidenChances:
         self.exact_leaves = exact_leaves
         #: a playout's cap in engine steps (``PlayoutTooLong`` past it)
         self.max_steps = max_steps
+        self._prepared: tuple[EkidenState, FastRelay] | None = None
 
     def measures(self, state: EkidenState) -> tuple[Measure, ...]:
         teams = range(state.teams)
@@ -144,32 +167,23 @@ class EkidenChances:
     def playouts(
         self, state: EkidenState, n: int, rng: random.Random, deadline: float | None = None
     ) -> list[list[float]]:
-        """``n`` relays run to the end on the engine, each with freshly drawn hands (fewer,
-        at least one, once ``deadline`` has passed)."""
-        base = _public(state)
-        pool = runner_pool(base)
-        odds = [(label, list(itertools.accumulate(p))) for label, p in mark_odds(base)]
-        played = [played_runners(base, team) for team in range(base.teams)]
-        used = tuple(frozenset(range(len(p))) for p in played)
-        size = load().runners
+        """``n`` relays run to the end on ``FastRelay`` (fewer, at least one, once
+        ``deadline`` has passed): every runner still to run one draw from the pool, every
+        card still to come drawn at the ranks given out (see the module's docstring)."""
+        template = self._relay(state)
         rows: list[list[float]] = []
         while len(rows) < n and not (rows and past(deadline)):
-            rosters = tuple(
-                tuple(p + rng.choices(pool, k=size - len(p))) if len(p) < size else tuple(p)
-                for p in played
-            )
-            game = replace(base, rosters=rosters, used=used)
-            for _ in range(self.max_steps):
-                if engine.is_over(game):
-                    break
-                if game.phase == "situation":
-                    game = engine.apply(game, _draw_card(game.leg, odds, rng))
-                else:
-                    game = engine.apply(game, rng.choice(engine.legal_actions(game)))
-            else:
-                raise PlayoutTooLong("ekiden", self.max_steps)
-            rows.append(result(game))
+            rows.append(template.copy().play_out(rng, self.max_steps))
         return rows
+
+    def _relay(self, state: EkidenState) -> FastRelay:
+        """``state`` as a fast relay with the model's draws: built once per estimate (the
+        estimate asks for its playouts in batches, all of the same state)."""
+        if self._prepared is not None and self._prepared[0] is state:
+            return self._prepared[1]
+        relay = fast_relay(_public(state))
+        self._prepared = (state, relay)
+        return relay
 
     # --- exact enumeration ------------------------------------------------------------------
 
@@ -200,16 +214,6 @@ class EkidenChances:
 def _public(state: EkidenState) -> EkidenState:
     """``state`` with no roster at all: what the model may use, whoever's state it is given."""
     return replace(state, rosters=tuple(None for _ in range(state.teams)))
-
-
-def _draw_card(leg: int, odds: Sequence[tuple[int, list[float]]], rng: random.Random) -> Situation:
-    marks: list[Mark] = ["-"] * ROWS
-    for label, cumulative in odds:
-        x = rng.random()
-        marks[label - 1] = MARKS[
-            next((i for i, c in enumerate(cumulative) if x < c), len(MARKS) - 1)
-        ]
-    return Situation(leg, tuple(marks))
 
 
 def _cards(odds: Odds) -> list[tuple[tuple[Mark, ...], float]]:

@@ -1,0 +1,237 @@
+"""The Ekiden's fast playout path (``FastRelay``) against the engine: the same legal actions
+and the same state after each, move for move, on thousands of random positions; a whole
+playout, its draws taken as the model states them, replayed through the engine to the same
+result."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+from aids.games.base import VIEWER
+from aids.games.chances import PlayoutTooLong
+from aids.games.ekiden import GAME, engine
+from aids.games.ekiden.chances import fast_relay, result, runner_pool
+from aids.games.ekiden.fast import (
+    CARD_MARKS,
+    PHASES,
+    FastRelay,
+    Runners,
+    card_code,
+    fast_action,
+    to_engine_action,
+)
+from aids.games.ekiden.model import (
+    MARKS,
+    SKILLS,
+    EkidenSetup,
+    EkidenState,
+    Roster,
+    Run,
+    Runner,
+    Situation,
+    Terrain,
+)
+
+NAMES = ["Aki", "Ben", "Chie", "Dai", "Emi"]
+
+
+def random_runner(rng: random.Random) -> Runner:
+    """Any card the rules allow: power 2–6, up and down 0–9, any skill or none."""
+    skill = rng.choice((None, *SKILLS))
+    return Runner(rng.randint(2, 6), rng.randint(0, 9), rng.randint(0, 9), skill)
+
+
+def random_start(rng: random.Random) -> EkidenState:
+    """3–5 teams on a random course (flat, uphill 1–9, downhill 1–9) with a random start
+    player; each team's roster entered (random cards) or not (runners typed in)."""
+    teams = rng.randint(3, 5)
+    course = tuple(
+        rng.choice(
+            [Terrain("flat"), Terrain("up", rng.randint(1, 9)), Terrain("down", rng.randint(1, 9))]
+        )
+        for _ in range(10)
+    )
+    setup = replace(EkidenSetup.default(NAMES[:teams]), start=rng.randrange(teams), course=course)
+    state = engine.initial_state(setup)
+    for team in range(teams):
+        if rng.random() < 0.5:
+            state = engine.apply(state, Roster(team, tuple(random_runner(rng) for _ in range(10))))
+    return state
+
+
+def typed_in(state: EkidenState) -> list[Runner]:
+    """The runners the engine offers a team without a roster to type in."""
+    return runner_pool(engine.initial_state(state.setup))
+
+
+def runners_of(state: EkidenState) -> Runners:
+    rostered = [r for roster in state.rosters if roster is not None for r in roster]
+    return Runners(state.setup, [*typed_in(state), *rostered])
+
+
+def fast_key(relay: FastRelay) -> tuple[object, ...]:
+    return (
+        relay.leg, relay.phase, relay.places(), relay.order, relay.carried, relay.unused,
+        relay.marks, list(zip(relay.played, relay.codes, relay.powers, strict=True)),
+    )  # fmt: skip
+
+
+def engine_key(state: EkidenState, runners: Runners) -> tuple[object, ...]:
+    """The same parts of the engine's state, read from it directly."""
+    return (
+        state.leg,
+        PHASES[state.phase],
+        [(p.column, p.slot) for p in state.places],
+        list(engine.standings(state)),
+        list(state.commander),
+        [list(engine.legal_picks(state, team)) for team in range(state.teams)],
+        None if state.marks is None else [MARKS.index(m) for m in state.marks],
+        [(e.team, runners.code(e.runner), e.declared) for e in state.entries],
+    )
+
+
+def test_the_fast_path_agrees_with_the_engine_move_for_move_on_10000_positions() -> None:
+    """Rule (all of ekiden.md): at every position of random relays of 3–5 teams (before each
+    leg's card, each runner from a roster or typed in, each leg's last runner, the relay
+    over) the fast path lists exactly the engine's legal actions, and after any one of them
+    holds exactly the engine's state: places (column and slot), standings, the Commander's
+    carried bonus, the picks left, the card, this leg's runners with their declared power.
+    The positions meet every skill, ties of declared power and a Front-runner leading."""
+    rng = random.Random(2026)
+    positions, met = 0, Counter[str]()
+    while positions < 10_000:
+        state = random_start(rng)
+        runners = runners_of(state)
+        pool = typed_in(state)
+        while True:
+            relay = FastRelay.of(state, runners, pool)
+            ours = relay.actions()
+            theirs = [a for a in engine.legal_actions(state) if isinstance(a, Situation | Run)]
+            assert len(theirs) == len(engine.legal_actions(state))  # never a roster
+            assert sorted(ours) == sorted(fast_action(relay, a) for a in theirs), positions
+            assert {to_engine_action(relay, state, a) for a in ours} == set(theirs), positions
+            positions += 1
+            if not ours:
+                assert engine.is_over(state) and relay.phase == PHASES["over"]
+                met["over"] += 1
+                break
+            action = ours[rng.randrange(len(ours))]
+            met.update(_what(state, to_engine_action(relay, state, action)))
+            state = engine.apply(state, to_engine_action(relay, state, action))
+            relay.step(action)
+            assert fast_key(relay) == engine_key(state, runners), positions
+    assert all(met[k] >= 20 for k in ("tie", "front_leading", "commander_carried", "over"))
+    assert all(met[s] >= 100 for s in SKILLS) and met["roster"] and met["typed"]
+
+
+def _what(state: EkidenState, action: Situation | Run) -> list[str]:
+    """What an action met, for the coverage asserted above."""
+    if isinstance(action, Situation):
+        return ["card"]
+    roster = state.rosters[action.team]
+    runner = action.runner if roster is None or action.pick is None else roster[action.pick]
+    assert runner is not None
+    out = ["typed" if roster is None else "roster", str(runner.skill)]
+    if runner.skill == "front_runner" and engine.standing_of(state, action.team) == 1:
+        out.append("front_leading")
+    if state.commander[action.team]:
+        out.append("commander_carried")
+    if len(state.entries) == state.teams - 1:
+        powers = [e.declared for e in state.entries] + [
+            engine.declared_power(state, action.team, runner)[2]
+        ]
+        if len(set(powers)) < len(powers):
+            out.append("tie")
+    return out
+
+
+def test_the_card_codes_read_the_marks_in_the_engines_order() -> None:
+    """A situation card's code is its marks in base 3, rank 1 first: the engine lists every
+    card in that order."""
+    cards = [a for a in engine.legal_actions(_revealable()) if isinstance(a, Situation)]
+    assert [card_code(c.marks) for c in cards] == list(range(243))
+    assert all(
+        CARD_MARKS[card_code(c.marks)] == tuple(MARKS.index(m) for m in c.marks) for c in cards
+    )
+
+
+def _revealable() -> EkidenState:
+    return engine.initial_state(EkidenSetup.default(NAMES[:3]))
+
+
+def replay(state: EkidenState, relay: FastRelay, floats: list[float]) -> EkidenState:
+    """The playout whose random numbers were ``floats``, through the engine: a card's mark
+    at each rank given out is its ``draws`` table at ``int(u * size)`` (other ranks —), a
+    runner the ``int(u * size)``-th of the team's legal picks, or of the pool without a
+    roster — the model's draws, as it states them."""
+    numbers = iter(floats)
+    pool = [relay.runners.cards[c] for c in relay.pool]
+    while not engine.is_over(state):
+        if state.phase == "situation":
+            marks = ["-"] * 5
+            for row, table in relay.draws:
+                marks[row] = MARKS[table[int(next(numbers) * len(table))]]
+            state = engine.apply(state, Situation(state.leg, tuple(marks)))  # type: ignore[arg-type]
+            continue
+        team = engine.next_runner(state)
+        assert team is not None
+        if state.rosters[team] is None:
+            action = Run(team, state.leg, runner=pool[int(next(numbers) * len(pool))])
+        else:
+            picks = engine.legal_picks(state, team)
+            action = Run(team, state.leg, pick=picks[int(next(numbers) * len(picks))])
+        state = engine.apply(state, action)
+    assert next(numbers, None) is None  # every number drawn was used
+    return state
+
+
+def test_a_playout_is_a_whole_legal_engine_relay_with_the_same_result() -> None:
+    """A playout's every draw is a legal engine action (a card, a roster pick, a runner of
+    the pool typed in): replayed through the engine it ends with the same standings — from
+    the viewer's positions (the model's own relay: no rosters, the table's pool and marks)
+    and from the referee's, rosters known."""
+    rng = random.Random(7)
+    for game in range(120):
+        states = [random_start(rng)]
+        typed = [random_runner(rng) for _ in range(rng.randint(1, 5))]
+        while not engine.is_over(states[-1]) and len(states) < rng.randint(1, 70):
+            state = states[-1]
+            if state.phase == "situation":
+                marks = tuple(rng.choice(MARKS) for _ in range(5))
+                states.append(engine.apply(state, Situation(state.leg, marks)))
+            else:
+                team = engine.next_runner(state)
+                assert team is not None
+                options = (
+                    engine.legal_actions(state)
+                    if state.rosters[team]
+                    else [Run(team, state.leg, runner=rng.choice(typed))]
+                )
+                states.append(engine.apply(state, rng.choice(options)))
+        state = states[-1]
+        viewed = GAME.view(state, VIEWER)
+        for start in (viewed, state) if game % 2 else (viewed,):
+            relay = fast_relay(start)
+            floats: list[float] = []
+
+            def pick(draw: Callable[[], float] = rng.random, floats: list[float] = floats) -> float:
+                floats.append(draw())
+                return floats[-1]
+
+            relay.run(None, steps=1_000, pick=pick)
+            final = replay(start, fast_relay(start), floats)
+            assert relay.phase == PHASES["over"] and relay.result() == result(final)
+
+
+def test_a_fast_playout_past_its_step_cap_raises() -> None:
+    """A relay played out is capped in steps (a bug past it): ``PlayoutTooLong``."""
+    relay = fast_relay(_revealable())
+    with pytest.raises(PlayoutTooLong) as err:
+        relay.copy().play_out(random.Random(1), max_steps=5)
+    assert err.value.kind == "ekiden" and err.value.steps == 5
+    assert len(relay.copy().play_out(random.Random(1))) == 6
