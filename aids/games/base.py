@@ -14,10 +14,13 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from aids.core.errors import InvalidAction
 from aids.games.chances import ChanceModel
+
+if TYPE_CHECKING:
+    from aids.games.paper import PaperForm, PaperResult
 
 RoleKind = Literal["viewer", "referee", "seat", "chance"]
 
@@ -255,6 +258,21 @@ class Game(ABC, Generic[SetupT, StateT, ActionT]):
 
     def is_over(self, state: StateT) -> bool:
         return self.outcome(state) is not None
+
+    # --- played on paper ------------------------------------------------------------------
+
+    def paper_form(self, setup: SetupT, scored: bool) -> PaperForm | None:
+        """What the result of a table of this game played on paper asks (``aids.games.paper``):
+        each seat's place and the numbers the game keeps per seat; ``scored``: the event
+        counts the game's own score or money, so a game asks for it too where the places do
+        not give it. None: this game is not played on paper."""
+        return None
+
+    def paper_outcome(self, setup: SetupT, result: PaperResult, scored: bool) -> Outcome:
+        """The ``Outcome`` a table would have ended with, from a result checked against
+        ``paper_form``, checked now by the game's rules for results (the places follow from
+        the points, a score its scoring can make…); raises naming the field."""
+        raise InvalidAction("paper/unsupported")
 
     # --- live chances ---------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from aids.core.errors import Forbidden
 from aids.games.base import CHANCE, REFEREE, Game, GameInfo, Outcome, Role, rank_by_score
-from aids.games.derby import engine
+from aids.games.derby import engine, paper
 from aids.games.derby.chances import DerbyChances
 from aids.games.derby.data import load
 from aids.games.derby.describe import describe
@@ -22,6 +22,7 @@ from aids.games.derby.model import (
     PlayCard,
     action_from_dict,
 )
+from aids.games.paper import PaperForm, PaperResult
 
 RULINGS = (
     "derby.rulings.one_per_slot",
@@ -93,6 +94,12 @@ class Derby(Game[DerbySetup, DerbyState, Action]):
             return None
         scores = engine.scores(state)
         return Outcome(state.ended, rank_by_score(scores), scores)
+
+    def paper_form(self, setup: DerbySetup, scored: bool) -> PaperForm:
+        return paper.paper_form(setup, scored)
+
+    def paper_outcome(self, setup: DerbySetup, result: PaperResult, scored: bool) -> Outcome:
+        return paper.paper_outcome(setup, result, scored)
 
     def chances(self, history: Sequence[DerbyState]) -> DerbyChances:
         return DerbyChances(history)

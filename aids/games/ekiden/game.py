@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from aids.core.errors import Forbidden
 from aids.games.base import CHANCE, Game, GameInfo, Outcome, Role
-from aids.games.ekiden import engine
+from aids.games.ekiden import engine, paper
 from aids.games.ekiden.chances import EkidenChances
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import describe
@@ -20,6 +20,7 @@ from aids.games.ekiden.model import (
     Situation,
     action_from_dict,
 )
+from aids.games.paper import PaperForm, PaperResult
 
 RULINGS = (
     "ekiden.rulings.no_skill",
@@ -88,6 +89,12 @@ class Ekiden(Game[EkidenSetup, EkidenState, Action]):
         order = engine.standings(state)
         columns = tuple(p.column for p in state.places)
         return Outcome("finish", tuple((team,) for team in order), columns)
+
+    def paper_form(self, setup: EkidenSetup, scored: bool) -> PaperForm:
+        return paper.paper_form(setup, scored)
+
+    def paper_outcome(self, setup: EkidenSetup, result: PaperResult, scored: bool) -> Outcome:
+        return paper.paper_outcome(setup, result, scored)
 
     def chances(self, history: Sequence[EkidenState]) -> EkidenChances:
         """Every runner and situation card already seen is in the newest state's legs: the

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from aids.core.errors import Forbidden
 from aids.games.base import CHANCE, REFEREE, Game, GameInfo, Outcome, Role, rank_by_score
-from aids.games.grand_national import engine
+from aids.games.grand_national import engine, paper
 from aids.games.grand_national.chances import GnChances
 from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import describe
@@ -24,6 +24,7 @@ from aids.games.grand_national.model import (
     Spin,
     action_from_dict,
 )
+from aids.games.paper import PaperForm, PaperResult
 
 RULINGS = (
     "gn.rulings.stables",
@@ -123,6 +124,12 @@ class GrandNational(Game[GnSetup, GnState, Action]):
         money = tuple(engine.cash(state, s) for s in range(state.seats))
         stakes = (load().start_cash,) * state.seats
         return Outcome("settled", rank_by_score(money), money, stakes)
+
+    def paper_form(self, setup: GnSetup, scored: bool) -> PaperForm:
+        return paper.paper_form(setup, scored)
+
+    def paper_outcome(self, setup: GnSetup, result: PaperResult, scored: bool) -> Outcome:
+        return paper.paper_outcome(setup, result, scored)
 
     def chances(self, history: Sequence[GnState]) -> GnChances:
         return GnChances(history)

@@ -8,7 +8,8 @@ from typing import ClassVar
 
 from aids.core.errors import Forbidden
 from aids.games.base import REFEREE, Game, GameInfo, Outcome, Role
-from aids.games.rally import engine
+from aids.games.paper import PaperForm, PaperResult
+from aids.games.rally import engine, paper
 from aids.games.rally.chances import RallyChances
 from aids.games.rally.data import load
 from aids.games.rally.describe import describe
@@ -98,6 +99,12 @@ class Rally(Game[RallySetup, RallyState, Action]):
             tuple(s for s in range(state.players) if scores[s] == total) for total in order
         )
         return Outcome(reason, ranking, scores)
+
+    def paper_form(self, setup: RallySetup, scored: bool) -> PaperForm:
+        return paper.paper_form(setup)
+
+    def paper_outcome(self, setup: RallySetup, result: PaperResult, scored: bool) -> Outcome:
+        return paper.paper_outcome(setup, result)
 
     def chances(self, history: Sequence[RallyState]) -> RallyChances:
         return RallyChances(history)

@@ -1,0 +1,172 @@
+"""A table played on paper: its result entered as the game's outcome, checked by the game.
+
+A game that can be played on paper says what its result asks (``PaperForm``: each seat's
+place, ties allowed or not, and any numbers the game keeps per seat, such as the Derby's
+points or the Grand National's money) and turns a checked ``PaperResult`` into the same
+``Outcome`` a tracked table of that game ends with (``Game.paper_outcome``). The checks here
+are the ones every game shares: places are standard competition ranks (1, 2, 2, 4: two seats
+sharing 2nd leave no 3rd), a shared place only where the game allows one, and each number
+within its field's bounds. Each error names the field (``places[2]``, ``points[0]``) in the
+user's language, and a refused result changes nothing.
+
+>>> form = PaperForm("derby", ("Aki", "Ben", "Chie"), True, (PaperField("points", 0, 20),))
+>>> result = PaperResult.from_dict({"places": [1, 3, 1], "points": [9, 2, 9]}, form)
+>>> result.places, result.value("points")
+((1, 3, 1), (9, 2, 9))
+>>> ranking_of(result.places)
+((0, 2), (1,))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from aids.core import inputs
+from aids.core.errors import InvalidAction, RuleViolation
+
+MAX_DIGITS = 7  # the longest number a result asks (the Grand National's money, in dollars)
+
+
+@dataclass(frozen=True, slots=True)
+class PaperField:
+    """A number the result asks for each seat: its key (``points``, ``money``, ``column``;
+    the label is the message ``paper.field.<key>``) and its bounds."""
+
+    key: str
+    low: int
+    high: int
+
+    @property
+    def digits(self) -> int:
+        """How many digits the largest value in the bounds has (a slip prints that many)."""
+        return len(str(max(abs(self.low), abs(self.high))))
+
+    @property
+    def signed(self) -> bool:
+        return self.low < 0
+
+
+@dataclass(frozen=True, slots=True)
+class PaperForm:
+    """What a paper result of one table asks: a place for each seat (in seat order, named),
+    whether seats may share a place, and the numbers of ``fields`` for every seat."""
+
+    kind: str
+    seats: tuple[str, ...]
+    ties: bool
+    fields: tuple[PaperField, ...] = ()
+
+    def field(self, key: str) -> PaperField:
+        return next(f for f in self.fields if f.key == key)
+
+
+@dataclass(frozen=True, slots=True)
+class PaperResult:
+    """A result as entered: each seat's place (1 is first) and each field's value per seat,
+    checked against its ``PaperForm`` (not yet against the game: ``Game.paper_outcome``)."""
+
+    places: tuple[int, ...]
+    values: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    def value(self, key: str) -> tuple[int, ...]:
+        return dict(self.values)[key]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"places": list(self.places), **{k: list(v) for k, v in self.values}}
+
+    @classmethod
+    def from_dict(cls, raw: object, form: PaperForm) -> PaperResult:
+        """A result from a page, a slip's reading, the command line or a stored row, each
+        value checked: ``paper/shape`` for a result that is not one list per field with one
+        entry per seat; ``input/number`` naming ``places[i]`` or ``<field>[i]``; the places
+        by ``check_places``."""
+        keys = {"places", *(f.key for f in form.fields)}
+        if not isinstance(raw, dict) or set(raw) != keys:
+            raise InvalidAction("paper/shape", fields=", ".join(sorted(keys)))
+        n = len(form.seats)
+        for key in keys:
+            if not isinstance(raw[key], list | tuple) or len(raw[key]) != n:
+                raise InvalidAction("paper/shape", fields=", ".join(sorted(keys)))
+        places = tuple(
+            inputs.whole_number(p, f"places[{i}]", low=1, high=n)
+            for i, p in enumerate(raw["places"])
+        )
+        check_places(places, ties=form.ties)
+        values = tuple(
+            (
+                f.key,
+                tuple(
+                    _number(v, f"{f.key}[{i}]", low=f.low, high=f.high)
+                    for i, v in enumerate(raw[f.key])
+                ),
+            )
+            for f in form.fields
+        )
+        return cls(places, values)
+
+
+def _number(raw: object, field: str, *, low: int, high: int) -> int:
+    """A whole number ``low..high``: an int, or ASCII digits (led by ``-`` when negative)."""
+    negative = isinstance(raw, str) and raw.startswith("-")
+    body = raw[1:] if isinstance(raw, str) and negative else raw
+    try:
+        if isinstance(body, int) and not isinstance(body, bool):
+            value = body
+        else:
+            value = inputs.whole_number(body, field, low=0, high=10**MAX_DIGITS - 1)
+    except InvalidAction:
+        raise InvalidAction("input/number", field=field, low=low, high=high) from None
+    value = -value if negative else value
+    if not low <= value <= high:
+        raise InvalidAction("input/number", field=field, low=low, high=high)
+    return value
+
+
+def check_places(places: Sequence[int], *, ties: bool) -> None:
+    """Places as standard competition ranks: a seat's place is one more than the seats
+    placed above it (1, 2, 2, 4 — never 1, 2, 2, 3, nor a 2nd without a 1st). Refused:
+    ``paper/tie`` for a shared place where the game has none, ``paper/places`` naming the
+    first place that does not follow.
+
+    >>> check_places([1, 2, 2, 4], ties=True)
+    >>> check_places([1, 2, 2, 3], ties=True)
+    Traceback (most recent call last):
+    ...
+    aids.core.errors.RuleViolation: paper/places: ...
+    """
+    counts = Counter(places)
+    if not ties:
+        shared = next((p for p in sorted(counts) if counts[p] > 1), None)
+        if shared is not None:
+            raise RuleViolation("paper/tie", place=shared)
+    above = 0
+    for place in sorted(counts):
+        if place != above + 1:
+            raise RuleViolation("paper/places", place=place, expected=above + 1)
+        above += counts[place]
+
+
+def ranking_of(places: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Seats grouped by place, best first (an ``Outcome.ranking``)."""
+    return tuple(
+        tuple(s for s, p in enumerate(places) if p == place) for place in sorted(set(places))
+    )
+
+
+def places_follow(places: Sequence[int], ranking: Sequence[Sequence[int]], field: str) -> None:
+    """The places entered must be those the numbers give (``ranking``, from the game's own
+    rule): else ``paper/places_follow`` naming the first seat whose place differs — a slip
+    misread or a number written wrong, never silently put right."""
+    want = [0] * len(places)
+    above = 0
+    for group in ranking:
+        for seat in group:
+            want[seat] = above + 1
+        above += len(group)
+    for seat, (got, expected) in enumerate(zip(places, want, strict=True)):
+        if got != expected:
+            raise RuleViolation("paper/places_follow", seat=seat + 1, place=got,
+                                expected=expected, field=field)  # fmt: skip

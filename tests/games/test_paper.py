@@ -1,0 +1,194 @@
+"""A table played on paper: its result, entered as the game's outcome, is checked by the game's
+rules for results (``aids.games.paper`` and each game's ``paper`` module).
+
+The strongest check is against play: every game played at random to its end on the engine,
+its tracked outcome's places and numbers entered as a paper result, gives the same outcome
+(ranking, scores, net) — so an event counts a table alike whether it was tracked or played on
+paper. The rest are the rules that refuse a result, each naming its field.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from aids.core.errors import AidsError, InvalidAction, RuleViolation
+from aids.games.base import REFEREE, AnyGame, Outcome
+from aids.games.paper import PaperResult, check_places
+from aids.games.rally import engine as rally_engine
+from aids.registry import BUILT_IN
+
+KINDS = [entry.kind for entry in BUILT_IN]
+NAMES = ["Aki", "Ben", "Chie", "Dai", "Emi"]
+MAX_STEPS = 5_000
+END_AFTER = 400  # steps before the referee ends a race that random play has not
+
+
+def games() -> dict[str, AnyGame]:
+    return {entry.kind: entry.game for entry in BUILT_IN}
+
+
+def played(game: AnyGame, setup: Any, rng: random.Random) -> tuple[Any, Outcome]:
+    """Uniformly random legal play on the engine to the end (the referee's "end the race
+    now" only when nothing else is legal, or after ``END_AFTER`` steps; chance's draws
+    entered by the referee)."""
+    state = game.initial_state(setup)
+    for step in range(MAX_STEPS):
+        outcome = game.outcome(state)
+        if outcome is not None:
+            return state, outcome
+        movers = sorted(game.to_move(state), key=str)
+        others = [m for m in movers if m != REFEREE]
+        actor = rng.choice(others or movers)
+        if step >= END_AFTER and REFEREE in movers:
+            actor = REFEREE  # a rally of random moves wanders: the referee ends it, as at a table
+        action = rng.choice(list(game.legal_actions(state, actor)))
+        state = game.apply(state, action, actor if actor.kind == "seat" else REFEREE)
+    raise AssertionError(f"{game.info.kind}: no end after {MAX_STEPS} steps")
+
+
+def places_of(outcome: Outcome, seats: int) -> list[int]:
+    """Competition ranks from a ranking: one more than the seats in the groups above."""
+    places = [0] * seats
+    above = 0
+    for group in outcome.ranking:
+        for seat in group:
+            places[seat] = above + 1
+        above += len(group)
+    return places
+
+
+def paper_of(
+    game: AnyGame, setup: Any, outcome: Outcome, scored: bool, places: list[int] | None = None
+) -> Outcome:
+    form = game.paper_form(setup, scored)
+    assert form is not None
+    raw: dict[str, Any] = {"places": places or places_of(outcome, len(form.seats))}
+    for field in form.fields:
+        raw[field.key] = list(outcome.scores)
+    return game.paper_outcome(setup, PaperResult.from_dict(raw, form), scored)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", range(5))
+def test_a_tracked_result_entered_on_paper_gives_the_same_outcome(kind: str, seed: int) -> None:
+    rng = random.Random(seed)
+    game = games()[kind]
+    low, high = game.info.seats
+    names = NAMES[: rng.randint(low, min(high, len(NAMES)))]
+    setup = game.default_setup(names, "en")
+    if kind == "rally" and seed % 2:  # team play: the teams' totals decide
+        names = NAMES[:4]
+        setup = game.default_setup(names, "en")
+        teams = ("East", "West")
+        players = tuple(replace(p, team=i % 2) for i, p in enumerate(setup.players))
+        setup = replace(setup, teams=teams, players=players)
+    if kind == "rally":
+        setup = replace(setup, mode="simulation", seed=seed + 1)  # a whole race, cards dealt
+    state, tracked = played(game, setup, rng)
+    places = None
+    if kind == "rally" and setup.teams:  # each car's own place: the teams' totals follow
+        places = places_of(Outcome("", rally_engine.placings(state), ()), len(names))
+    on_paper = paper_of(game, setup, tracked, scored=True, places=places)
+    assert on_paper.reason == "paper"
+    assert on_paper.ranking == tracked.ranking
+    assert on_paper.scores == tracked.scores
+    assert on_paper.net == tracked.net
+    placed_only = paper_of(game, setup, tracked, scored=False, places=places)
+    assert placed_only.ranking == tracked.ranking
+
+
+def competition_ranks(places: list[int]) -> bool:
+    """The plain definition: each place is one more than the seats placed strictly above."""
+    return all(p == 1 + sum(1 for q in places if q < p) for p in places)
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=6), st.booleans())
+def test_places_are_accepted_exactly_when_they_are_competition_ranks(
+    places: list[int], ties: bool
+) -> None:
+    valid = competition_ranks(places) and (ties or len(set(places)) == len(places))
+    try:
+        check_places(places, ties=ties)
+    except RuleViolation as exc:
+        assert not valid
+        assert exc.code in ("paper/places", "paper/tie")
+    else:
+        assert valid
+
+
+def derby_setup(names: list[str]) -> Any:
+    return games()["derby"].default_setup(names, "en")
+
+
+def refusal(kind: str, raw: dict[str, Any], scored: bool = True, seats: int = 3) -> AidsError:
+    game = games()[kind]
+    setup = game.default_setup(NAMES[:seats], "en")
+    form = game.paper_form(setup, scored)
+    assert form is not None
+    with pytest.raises(AidsError) as caught:
+        game.paper_outcome(setup, PaperResult.from_dict(raw, form), scored)
+    return caught.value
+
+
+def test_derby_places_must_be_the_ones_the_points_give() -> None:
+    exc = refusal("derby", {"places": [1, 2, 3], "points": [4, 9, 0]})
+    assert exc.code == "paper/places_follow"
+    assert exc.params["seat"] == 1 and exc.params["expected"] == 2
+
+
+def test_derby_points_are_a_sum_its_counters_can_make() -> None:
+    # three players hold 5 counters each: at most 5 × 4 = 20 points
+    exc = refusal("derby", {"places": [1, 2, 3], "points": [21, 9, 0]})
+    assert isinstance(exc, InvalidAction) and exc.params["field"] == "points[0]"
+    assert exc.params["high"] == 20
+
+
+def test_grand_national_money_is_whole_dollars_never_below_nothing() -> None:
+    exc = refusal("gn", {"places": [1, 2], "money": [300000, -5]}, seats=2)
+    assert exc.code == "input/number" and exc.params["field"] == "money[1]"
+
+
+def test_an_ekiden_standing_is_never_shared() -> None:
+    exc = refusal("ekiden", {"places": [1, 1, 3], "column": [9, 9, 4]})
+    assert exc.code == "paper/tie"
+
+
+def test_an_ekiden_team_farther_on_the_road_never_stands_behind() -> None:
+    exc = refusal("ekiden", {"places": [1, 2, 3], "column": [9, 12, 4]})
+    assert exc.code == "paper/places_follow" and exc.params["field"] == "column"
+
+
+def test_an_ekiden_column_behind_the_start_is_below_zero() -> None:
+    game = games()["ekiden"]
+    setup = game.default_setup(NAMES[:3], "en")
+    form = game.paper_form(setup, True)
+    assert form is not None
+    result = PaperResult.from_dict({"places": [3, 1, 2], "column": ["-2", 7, 3]}, form)
+    assert game.paper_outcome(setup, result, True).scores == (-2, 7, 3)
+
+
+def test_a_rally_result_asks_places_only_and_scores_them() -> None:
+    game = games()["rally"]
+    setup = game.default_setup(NAMES[:4], "en")
+    form = game.paper_form(setup, True)
+    assert form is not None and form.fields == ()
+    outcome = game.paper_outcome(setup, PaperResult.from_dict({"places": [3, 1, 1, 4]}, form), True)
+    assert outcome.scores == (8, 15, 15, 5)  # tied cars take the better place's points
+
+
+def test_a_result_of_the_wrong_shape_names_its_fields() -> None:
+    exc = refusal("derby", {"places": [1, 2, 3]})
+    assert exc.code == "paper/shape" and exc.params["fields"] == "places, points"
+    exc = refusal("derby", {"places": [1, 2], "points": [1, 2, 3]})
+    assert exc.code == "paper/shape"
+
+
+def test_a_place_past_the_seats_names_its_field() -> None:
+    exc = refusal("rally", {"places": [1, 2, 4]}, seats=3)
+    assert exc.code == "input/number" and exc.params["field"] == "places[2]"
