@@ -98,6 +98,40 @@ def figures_pair(
 TableBundle = tuple[TableRow, list[KeyRow], list[EventRow]]
 
 
+@dataclass(frozen=True, slots=True)
+class PaperRow:
+    """A table of a meet played on paper: its game, title and setup (the seats) like any
+    table, but no log of actions: only its result entries (``PaperEntry``)."""
+
+    id: int  # the store's own id (0 before insertion)
+    public_id: str
+    kind: str
+    title: str
+    created_at: str
+    setup: dict[str, Any]
+
+
+#: what a paper table's result entry did: the first result, a later change, or the organiser
+#: marking the result as checked against the slip (no result of its own)
+PAPER_STEPS = ("entered", "corrected", "confirmed")
+
+
+@dataclass(frozen=True, slots=True)
+class PaperEntry:
+    """One entry of a paper table's result log, numbered from 1 like a table's events."""
+
+    seq: int
+    step: str  # one of PAPER_STEPS
+    result: dict[str, Any] | None  # the result as entered (None for "confirmed")
+    photo: str | None  # the SHA-256 (hex) of the photo the result was read from, if any
+    by: str  # who: "organiser" (the event's key) or "host" (the host's own tool)
+    created_at: str
+
+
+# A paper table with its whole result log, as a meet's read and import bring it.
+PaperBundle = tuple[PaperRow, list[PaperEntry]]
+
+
 class Store(Protocol):
     """Persistence of tables. Every method is atomic; ``append`` is the only log write."""
 
@@ -185,9 +219,12 @@ class Store(Protocol):
 
     # --- meets ----------------------------------------------------------------------------
 
-    def insert_meet(self, row: MeetRow, tables: Sequence[TableBundle] = ()) -> MeetRow:
+    def insert_meet(
+        self, row: MeetRow, tables: Sequence[TableBundle] = (), papers: Sequence[PaperBundle] = ()
+    ) -> MeetRow:
         """Create a meet (and, for an import, its tables with their keys and logs, in that
-        order) atomically. ``InvalidAction("import/exists")`` if the meet's or any table's
+        order, and its paper tables with their result logs) atomically.
+        ``InvalidAction("import/exists")`` if the meet's or any table's or paper table's
         public id is taken; then nothing is written."""
         ...
 
@@ -228,6 +265,38 @@ class Store(Protocol):
 
     def meet_of(self, table_id: int) -> MeetRow | None:
         """The meet a table belongs to, if any."""
+        ...
+
+    # --- paper tables of a meet -------------------------------------------------------------
+
+    def insert_paper(self, meet_id: int, row: PaperRow, *, by: str | None) -> PaperRow:
+        """Add a paper table to the meet (``by`` as in ``update_meet``, checked in the same
+        write). ``InvalidAction("import/exists")`` if its public id is taken."""
+        ...
+
+    def meet_papers(self, meet_id: int) -> list[PaperBundle]:
+        """The meet's paper tables in the order they were added, each with its result log
+        (oldest entry first)."""
+        ...
+
+    def append_paper(
+        self,
+        meet_id: int,
+        paper_id: int,
+        expected_seq: int,
+        entries: Sequence[PaperEntry],
+        *,
+        by: str | None,
+    ) -> None:
+        """Append ``entries`` (numbered ``expected_seq + 1`` on) to the paper table's result
+        log, in one transaction that checks the paper table is the meet's
+        (``NotFound("meet/paper_not_found")``), ``by`` as in ``update_meet``, and that its
+        log still ends at ``expected_seq`` (``StaleState("paper/stale")``): all or none."""
+        ...
+
+    def remove_paper(self, meet_id: int, paper_id: int, *, by: str | None) -> bool:
+        """Take a paper table out of the meet, with its result log; False if it was not in
+        it (``by`` as in ``update_meet``)."""
         ...
 
     def close(self) -> None: ...
