@@ -22,10 +22,15 @@ of small ints, checked against the engine move for move; the pool, the card draw
 runners' tables are built once per estimate (``fast_relay``), not per playout. Since a hand's
 runners are independent draws and the pick among them is uniform, each runner played is
 itself one draw from the pool: the playouts draw it so (no roster is dealt), and ``exact``
-enumerates every future situation card (its marks at the ranks given out) and every runner
-from the pool, weighted, when that is at most ``exact_leaves`` leaves (the last leg, or the
-last two when few different runners were seen).
-The tests compare the Monte Carlo figures with it.
+weighs every future situation card (its marks at the ranks given out) and every kind of runner
+of the pool (runners alike in all the rules read of them from this leg on count as one) when
+that is at most ``exact_leaves`` leaves. The last leg is summed, not enumerated: once the
+declared powers are known the leg ranks are, and each piece's final column is then
+independent of the others', so the last leg is exact from its start when its runners'
+declared powers take few values (7 on a flat leg 10 at a 5-team table: 7⁵ = 16,807 profiles),
+and earlier legs are when few runners are left to run before it.
+The tests compare the exact figures with an enumeration over the engine, and the Monte Carlo
+figures with both.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
 
@@ -43,7 +48,16 @@ from aids.games.chances import Measure, past
 from aids.games.ekiden import engine
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import team_label
-from aids.games.ekiden.fast import MAX_STEPS, FastRelay, Runners
+from aids.games.ekiden.fast import (
+    BACK,
+    GO,
+    MAX_STEPS,
+    OVER,
+    SITUATION,
+    FastRelay,
+    Runners,
+    card_code,
+)
 from aids.games.ekiden.model import (
     MARKS,
     EkidenSetup,
@@ -188,27 +202,67 @@ class EkidenChances:
     # --- exact enumeration ------------------------------------------------------------------
 
     def leaves(self, state: EkidenState) -> int:
-        """How many weighted leaves ``exact`` would visit."""
+        """How many weighted leaves ``exact`` would visit: every card to come before the
+        last leg at the ranks given out, times every kind of runner (``runner_kinds``) for
+        every runner to run before it, times the declared powers of the last leg's runners
+        (what the last leg enumerates: its card and its runners' moves are summed, not
+        enumerated; see ``_Enumeration.last_leg``)."""
         legs = load().legs
-        cards = legs - state.leg + (state.phase == "situation")
-        runs = state.teams * (legs - state.leg + 1) - len(state.entries)
-        distinct = len(set(runner_pool(state)))
+        if state.phase == "over":
+            return 1
+        relay = self._relay(state)
+        kinds = runner_kinds(relay)
+        last = state.teams - (len(state.entries) if state.leg == legs else 0)
+        runs = state.teams * (legs - state.leg + 1) - len(state.entries) - last
+        cards = max(0, legs - state.leg - 1) + (state.phase == "situation" and state.leg < legs)
         labels = len(engine.rank_labels(state.teams))
-        return math.prod([len(MARKS)] * (labels * cards) + [distinct] * runs)
+        tables = relay.runners
+        powers = {tables.base[legs][code] for code, _ in kinds} | {
+            tables.base[legs][code] + tables.front_bonus for code, _ in kinds if tables.front[code]
+        }
+        return math.prod(
+            [len(MARKS)] * (labels * cards) + [len(kinds)] * runs + [len(powers)] * last
+        )
 
     def exact(self, state: EkidenState, deadline: float | None = None) -> tuple[float, ...] | None:
-        """Every future situation card and every runner drawn, each with its chance: only
-        when that is at most ``exact_leaves`` leaves, and given up (None) at ``deadline``."""
+        """Every future situation card and every kind of runner drawn, each with its chance,
+        on ``FastRelay`` (the last leg summed: ``_Enumeration.last_leg``): only when that is at most
+        ``exact_leaves`` leaves, and given up (None) at ``deadline``."""
         if engine.is_over(state) or self.leaves(state) > self.exact_leaves:
             return None
-        base = _public(state)
-        pool = Counter(runner_pool(base))
-        runners = [(runner, count / pool.total()) for runner, count in pool.items()]
+        relay = self._relay(state).copy()
+        kinds = runner_kinds(relay)
+        relay.pool = [code for code, _ in kinds]  # a run's option i: kind i
+        odds = mark_odds(_public(state))
+        enumerate_ = _Enumeration(
+            list(enumerate(chance for _, chance in kinds)),
+            [(card_code(marks), p) for marks, p in _cards(odds)],
+            kinds,
+            [p for _, p in odds],
+            deadline,
+        )
         try:
-            value = _expected(base, runners, _cards(mark_odds(base)), deadline)
+            value = enumerate_.expected(relay)
         except _TooLate:
             return None
         return tuple(round(v, 12) for v in value)  # a certain win is 1.0, not 1.0000000000000007
+
+
+def runner_kinds(relay: FastRelay) -> list[tuple[int, float]]:
+    """The pool's runners that differ in what the rules read of them from this leg to the
+    last (declared power each leg, the Front-runner's and the Commander's skills, up and
+    down), one code for each kind with its chance: runners alike there give alike relays."""
+    tables = relay.runners
+    legs = range(relay.leg, relay.legs + 1)
+    gives = any(tables.gifts[leg] for leg in legs)
+    weights: dict[tuple[object, ...], list[int]] = {}
+    for code in relay.pool:
+        key = (
+            tuple(tables.base[leg][code] for leg in legs), tables.front[code],
+            gives and tables.commander[code], tables.moves[GO][code], tables.moves[BACK][code],
+        )  # fmt: skip
+        weights.setdefault(key, [code, 0])[1] += 1
+    return [(code, count / len(relay.pool)) for code, count in weights.values()]
 
 
 def _public(state: EkidenState) -> EkidenState:
@@ -233,29 +287,137 @@ class _TooLate(Exception):
     """Exact enumeration ran past its deadline: Monte Carlo instead."""
 
 
-def _expected(
-    state: EkidenState,
-    runners: Sequence[tuple[Runner, float]],
-    cards: Sequence[tuple[tuple[Mark, ...], float]],
-    deadline: float | None = None,
-) -> list[float]:
-    """The expectation of ``result`` over every card and runner still to come (``_TooLate``
-    once ``deadline`` has passed)."""
-    if engine.is_over(state):
-        return result(state)
-    if past(deadline):
-        raise _TooLate
-    if state.phase == "situation":
-        branches: list[tuple[Situation | Run, float]] = [
-            (Situation(state.leg, marks), p) for marks, p in cards
+class _Enumeration:
+    """The expectation of ``result`` over every card and runner still to come: options
+    ``(index, chance)`` of a card (its code) and of a run (its kind, ``runners``), each
+    position visited on ``FastRelay`` up to the last leg, which ``last_leg`` sums; each
+    start of the last leg once (``memo``). ``_TooLate`` once ``deadline`` has passed."""
+
+    def __init__(
+        self,
+        runners: Sequence[tuple[int, float]],
+        cards: Sequence[tuple[int, float]],
+        kinds: Sequence[tuple[int, float]],
+        odds: Sequence[tuple[float, ...]],
+        deadline: float | None,
+    ) -> None:
+        self.runners, self.cards, self.kinds, self.odds = runners, cards, kinds, odds
+        self.deadline = deadline
+        self.memo: dict[tuple[object, ...], list[float]] = {}
+
+    def expected(self, relay: FastRelay) -> list[float]:
+        if relay.phase == OVER:
+            return relay.result()
+        if past(self.deadline):
+            raise _TooLate
+        if relay.leg == relay.legs:
+            key = (tuple(relay.col), tuple(relay.order), tuple(relay.carried), relay.phase)
+            known = self.memo.get(key)
+            if known is None:
+                known = self.memo[key] = self.last_leg(relay)
+            return known
+        total = [0.0] * (2 * relay.teams)
+        for index, chance in self.cards if relay.phase == SITUATION else self.runners:
+            after = relay.copy()
+            after.run(_chosen(index), steps=1)
+            for i, v in enumerate(self.expected(after)):
+                total[i] += chance * v
+        return total
+
+    def last_leg(self, relay: FastRelay) -> list[float]:
+        """The last leg summed rather than enumerated: once every runner's declared power
+        is known, so are the leg ranks, and then each piece's final column is independent of
+        the others' (its own runner's up and down, the mark at its own rank); so the chance
+        that one piece ends behind another, or that all do, is a sum over its columns. Only
+        the declared powers of the runners still to run are enumerated (each team's group of
+        kinds alike in power, with their moves), and alike groups are summed once."""
+        n, tables, order, leg = relay.teams, relay.runners, relay.order, relay.leg
+        base, go, back = tables.base[leg], tables.moves[GO], tables.moves[BACK]
+        if relay.marks is None:
+            odds = list(self.odds)
+        else:  # revealed: one mark at each rank given out
+            odds = [tuple(float(m == relay.marks[row]) for m in range(3)) for row in relay.rows]
+        played = list(relay.played)
+        teams = played + [order[n - 1 - i] for i in range(len(played), n)]  # play order
+        choices: list[list[tuple[int, float, tuple[tuple[float, int, int], ...]]]] = [
+            [(power, 1.0, ((1.0, go[code], back[code]),))]
+            for code, power in zip(relay.codes, relay.powers, strict=True)
         ]
-    else:
-        team = engine.next_runner(state)
-        assert team is not None  # the runners phase always has a team to play
-        branches = [(Run(team, state.leg, runner=r), p) for r, p in runners]
-    total = [0.0] * (2 * state.teams)
-    for action, chance in branches:
-        value = _expected(engine.apply(state, action), runners, cards, deadline)
-        for i, v in enumerate(value):
-            total[i] += chance * v
-    return total
+        for team in teams[len(played) :]:
+            groups: dict[int, dict[tuple[int, int], float]] = {}
+            for code, chance in self.kinds:
+                power = base[code] + relay.carried[team]
+                if tables.front[code] and order[0] == team:
+                    power += tables.front_bonus
+                moves = groups.setdefault(power, {})
+                moves[go[code], back[code]] = moves.get((go[code], back[code]), 0.0) + chance
+            choices.append([(power, *_given(m)) for power, m in groups.items()])
+        total = [0.0] * (2 * n)
+        seen: dict[tuple[object, ...], list[float]] = {}
+        for count, combo in enumerate(itertools.product(*choices)):
+            if count & 255 == 255 and past(self.deadline):
+                raise _TooLate
+            weight = math.prod(w for _, w, _ in combo)
+            ranked = tuple(sorted(range(n), key=lambda i: (-combo[i][0], i)))
+            key = (ranked, tuple(combo[i][2] for i in ranked))
+            value = seen.get(key)
+            if value is None:
+                value = seen[key] = _final(relay.col, teams, ranked, combo, odds)
+            for i, v in enumerate(value):
+                total[i] += weight * v
+        return total
+
+
+def _given(moves: dict[tuple[int, int], float]) -> tuple[float, tuple[tuple[float, int, int], ...]]:
+    """A group's chance and its moves' chances within it: (chance, up, down as a move)."""
+    total = sum(moves.values())
+    return total, tuple((chance / total, up, down) for (up, down), chance in moves.items())
+
+
+def _final(
+    col: Sequence[int],
+    teams: Sequence[int],
+    ranked: Sequence[int],
+    combo: Sequence[tuple[int, float, tuple[tuple[float, int, int], ...]]],
+    odds: Sequence[tuple[float, ...]],
+) -> list[float]:
+    """Each team winning and its expected standing, given the leg ranks (``ranked``: play
+    indices, rank 1 first) and each runner's moves: a piece is behind another if its column
+    is lower, or the same and it arrived later (a lower leg rank)."""
+    n = len(teams)
+    columns: list[dict[int, float]] = []
+    for position, i in enumerate(ranked):
+        start, (go, stay, back) = col[teams[i]], odds[position]
+        where: dict[int, float] = {}
+        for chance, up, down in combo[i][2]:
+            ends = (
+                (start + up, go * chance),
+                (start, stay * chance),
+                (start + down, back * chance),
+            )
+            for column, p in ends:
+                if p:
+                    where[column] = where.get(column, 0.0) + p
+        columns.append(where)
+    out = [0.0] * (2 * n)
+    for position, where in enumerate(columns):
+        team = teams[ranked[position]]
+        win, ahead = 0.0, 0.0
+        for column, p in where.items():
+            alone = p
+            for other, there in enumerate(columns):
+                if other != position:
+                    later = other > position  # the same column: arrived later, behind
+                    behind = sum(
+                        q for c, q in there.items() if c < column or (c == column and later)
+                    )
+                    alone *= behind
+                    ahead += p * (1.0 - behind)
+            win += alone
+        out[team], out[n + team] = win, 1.0 + ahead
+    return out
+
+
+def _chosen(index: int) -> Callable[[list[int]], int]:
+    """A ``FastRelay.run`` choice: always option ``index``."""
+    return lambda _options: index

@@ -4,7 +4,9 @@ finished relay, and one already won, at 100 %; the same seed, the same figures."
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -14,9 +16,18 @@ from aids.core.i18n import t
 from aids.games.base import REFEREE, VIEWER
 from aids.games.chances import PlayoutTooLong, estimate
 from aids.games.ekiden import engine
-from aids.games.ekiden.chances import EkidenChances, mark_odds, runner_pool
+from aids.games.ekiden.chances import EkidenChances, mark_odds, result, runner_pool
 from aids.games.ekiden.game import GAME
-from aids.games.ekiden.model import EkidenState, Roster, Run, Runner
+from aids.games.ekiden.model import (
+    MARKS,
+    EkidenState,
+    Mark,
+    Roster,
+    Run,
+    Runner,
+    Situation,
+    Terrain,
+)
 from tests.games.ekiden.helpers import reveal, run, runner, setup, situation
 
 # runner kinds the races below are run with: few kinds keep exact enumeration cheap
@@ -28,12 +39,16 @@ KINDS = (
 
 
 def race(
-    teams: int, kinds: tuple[Runner, ...], seed: int, stop: Callable[[EkidenState], bool]
+    teams: int,
+    kinds: tuple[Runner, ...],
+    seed: int,
+    stop: Callable[[EkidenState], bool],
+    course: list[Terrain] | None = None,
 ) -> EkidenState:
     """A tracked relay without rosters: random cards, runners typed in from ``kinds``, until
     ``stop`` or the end."""
     rng = random.Random(seed)
-    state = engine.initial_state(setup(teams, start=seed % teams))
+    state = engine.initial_state(setup(teams, start=seed % teams, course=course))
     while not engine.is_over(state) and not stop(state):
         if state.phase == "situation":
             state = reveal(state, "".join(rng.choice("o-x") for _ in range(5)))
@@ -154,6 +169,95 @@ def test_monte_carlo_agrees_with_exact_enumeration_on_small_positions(name: str)
         assert abs(got - want) <= 1.68 * error + 1e-9, (measure, want, got, error)
     assert sum(exact[:teams]) == pytest.approx(1.0)
     assert sum(exact[teams:]) == pytest.approx(teams * (teams + 1) / 2)
+
+
+def engine_exact(state: EkidenState) -> list[float]:
+    """The model's figures by brute force over the engine: every card to come at the ranks
+    given out (other ranks —) and every runner of the pool for every runner to run, each
+    with its chance, through ``engine.apply``."""
+    pool = Counter(runner_pool(state))
+    runners = [(r, count / pool.total()) for r, count in pool.items()]
+    odds = mark_odds(state)
+    cards = []
+    for combo in itertools.product(range(3), repeat=len(odds)):
+        marks: list[Mark] = ["-"] * 5
+        chance = 1.0
+        for (label, p), i in zip(odds, combo, strict=True):
+            marks[label - 1], chance = MARKS[i], chance * p[i]
+        cards.append((tuple(marks), chance))
+
+    def expected(s: EkidenState) -> list[float]:
+        if engine.is_over(s):
+            return result(s)
+        team = engine.next_runner(s)
+        branches: list[tuple[Situation | Run, float]] = (
+            [(Situation(s.leg, m), p) for m, p in cards]
+            if team is None
+            else [(Run(team, s.leg, runner=r), p) for r, p in runners]
+        )
+        total = [0.0] * (2 * s.teams)
+        for action, chance in branches:
+            for i, v in enumerate(expected(engine.apply(s, action))):
+                total[i] += chance * v
+        return total
+
+    return expected(state)
+
+
+SLOPES = [Terrain("up", 2), Terrain("down", 3), Terrain("flat"), Terrain("up", 1)] * 2 + [
+    Terrain("down", 1),
+    Terrain("up", 3),
+]
+VARIED = (
+    runner(4, up=3, down=0, skill="uphill"),
+    runner(5, up=1, down=2, skill="downhill"),
+    runner(3, up=2, down=2, skill="return"),
+    runner(6, up=0, down=1, skill="outbound"),
+    runner(4, up=1, down=1, skill="front_runner"),
+    runner(2, up=3, down=3, skill="commander"),
+)
+Position = tuple[int, tuple[Runner, ...], int, Callable[[EkidenState], bool], list[Terrain] | None]
+EXACT_POSITIONS: dict[str, Position] = {
+    **{name: (*position, None) for name, position in POSITIONS.items()},
+    "5 teams, leg 10 with two runners run": (5, KINDS[1:], 4, at(10, 2, "runners"), None),
+    "3 teams, leg 10 with one runner run": (3, KINDS, 5, at(10, 1, "runners"), None),
+    "4 teams, leg 10 with its card, sloped": (4, VARIED, 11, at(10, 1, "runners"), SLOPES),
+    "3 teams, leg 10 before its card, sloped": (3, VARIED, 12, at(10), SLOPES),
+    "3 teams, leg 9 with two runners run, sloped": (3, VARIED[:3], 13, at(9, 2, "runners"), SLOPES),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXACT_POSITIONS))
+def test_exact_figures_are_an_enumeration_over_the_engine(name: str) -> None:
+    """Chances (Ekiden): the exact figures — runners alike in what the rules read merged,
+    the last leg summed over each piece's columns rather than enumerated — are, to 1e-9,
+    the brute-force enumeration through ``engine.apply`` of every card and every runner of
+    the pool (sloped legs, every skill, the Commander's bonus carried into leg 10)."""
+    teams, kinds, seed, stop, course = EXACT_POSITIONS[name]
+    state = viewed(race(teams, kinds, seed, stop, course))
+    exact = EkidenChances().exact(state)
+    assert exact is not None
+    assert exact == pytest.approx(engine_exact(state), abs=1e-9)
+
+
+def test_the_last_leg_is_known_exactly_from_its_start() -> None:
+    """Chances (Ekiden): from the start of leg 10 (its card not yet revealed), through each
+    runner, to the relay over, a 5-team table that has run every typed-in kind of runner
+    (seven declared powers on a flat leg) gets exact figures, no playouts: the last leg's
+    card and moves are summed, only the declared powers enumerated; over, it is decided."""
+    kinds = tuple(runner_pool(engine.initial_state(setup(5))))
+    state = race(5, kinds, 21, at(10))
+    while True:
+        figures = estimate(GAME.chances(()), viewed(state))
+        assert figures.exact and figures.playouts == 0
+        assert sum(figures.values[:5]) == pytest.approx(1.0)
+        if engine.is_over(state):
+            break
+        if state.phase == "situation":
+            state = reveal(state, "ox-o-")
+        else:
+            state = run(state, engine.next_runner(state) or 0, kinds[7 * len(state.entries)])
+    assert GAME.chances(()).decided(viewed(state)) == tuple(result(state))
 
 
 def test_exact_only_where_cheap_and_the_budget_stops_the_playouts_early() -> None:
