@@ -53,7 +53,9 @@ from aids.games.ekiden.fast import (
     GO,
     MAX_STEPS,
     OVER,
+    ROWS,
     SITUATION,
+    STAY,
     FastRelay,
     Runners,
     card_code,
@@ -68,7 +70,6 @@ from aids.games.ekiden.model import (
     Situation,
 )
 
-ROWS = 5  # a situation card's marks: one per leg rank 1–5
 Odds = tuple[tuple[int, tuple[float, ...]], ...]  # (leg rank given out, P(○), P(—), P(×))
 
 
@@ -125,17 +126,24 @@ def mark_odds(state: EkidenState) -> Odds:
 def fast_relay(state: EkidenState) -> FastRelay:
     """``state`` (rosters as given: the model hands it none) as a ``FastRelay`` drawing as the
     model does: a runner from the pool (every runner run so far, each as often as it ran),
-    a card's mark at each rank given out from a table holding each mark as often as its
-    weight in ``mark_counts`` — one uniform index each."""
+    a card among every card as the ranks given out read it (other ranks —), weighted by the
+    product of its marks' weights in ``mark_counts`` — one uniform number each."""
     pool = runner_pool(state)
     entries = [e.runner for leg in state.history for e in leg] + [e.runner for e in state.entries]
     rostered = [r for roster in state.rosters if roster is not None for r in roster]
     runners = Runners(state.setup, [*pool, *entries, *rostered])
-    draws = [
-        (label - 1, [m for m, count in enumerate(counts) for _ in range(count)])
-        for label, counts in mark_counts(state)
-    ]
-    return FastRelay.of(state, runners, pool, draws)
+    sums, cards, total = [], [], 0
+    counts = mark_counts(state)
+    for combo in itertools.product(range(len(MARKS)), repeat=len(counts)):
+        marks = [STAY] * ROWS
+        weight = 1
+        for (label, count), m in zip(counts, combo, strict=True):
+            marks[label - 1] = m
+            weight *= count[m]
+        total += weight
+        sums.append(total)
+        cards.append(marks)
+    return FastRelay.of(state, runners, pool, (sums, cards))
 
 
 def result(state: EkidenState) -> list[float]:
@@ -341,7 +349,7 @@ class _Enumeration:
         teams = played + [order[n - 1 - i] for i in range(len(played), n)]  # play order
         choices: list[list[tuple[int, float, tuple[tuple[float, int, int], ...]]]] = [
             [(power, 1.0, ((1.0, go[code], back[code]),))]
-            for code, power in zip(relay.codes, relay.powers, strict=True)
+            for code, power in zip(relay.codes, relay.powers(), strict=True)
         ]
         for team in teams[len(played) :]:
             groups: dict[int, dict[tuple[int, int], float]] = {}

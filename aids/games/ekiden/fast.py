@@ -9,6 +9,7 @@ replays whole playouts through the engine.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
@@ -34,6 +35,7 @@ GO, STAY, BACK = 0, 1, 2  # a mark: its index in ``MARKS`` (○ — ×)
 # an action in a playout: (CARD, card code) | (PICK, roster pick) | (TYPED, runner code)
 CARD, PICK, TYPED = 0, 1, 2
 FastAction = tuple[int, int]
+Draws = tuple[list[int], list[list[int]]]  # the weights summed up, the cards (marks by row)
 #: every situation card, its code the marks' indices read as a number in base 3 (rank 1
 #: first): the engine's order of ``legal_actions``
 CARD_MARKS: tuple[tuple[int, ...], ...] = tuple(
@@ -125,8 +127,8 @@ class FastRelay:
     """
 
     __slots__ = (
-        "carried", "codes", "col", "draws", "leg", "legs", "marks", "order", "phase",
-        "played", "pool", "powers", "rosters", "rows", "runners", "teams", "unused",
+        "carried", "codes", "col", "draws", "keys", "leg", "legs", "marks", "order", "phase",
+        "played", "pool", "rosters", "rows", "runners", "teams", "unused",
     )  # fmt: skip
 
     def __init__(self, runners: Runners) -> None:
@@ -141,14 +143,16 @@ class FastRelay:
         self.rosters: list[list[int] | None] = []  # per team: runner codes, or None
         self.unused: list[list[int]] = []  # per team: roster picks not yet run
         self.pool: list[int] = []  # what a team without a roster plays (runner codes)
-        self.marks: list[int] | None = None  # this leg's card, one mark per rank 1–5
+        self.marks: list[int] | None = None  # this leg's card, a mark per rank 1–5 (never changed)
         self.played: list[int] = []  # this leg's teams, in play order
         self.codes: list[int] = []  # their runners
-        self.powers: list[int] = []  # their declared powers
+        #: their leg-rank keys, ``play index - 8 * declared power``: sorted, rank 1 first
+        self.keys: list[int] = []
         self.rows: list[int] = []  # the card's row read at each leg rank given out
-        #: how a card not yet revealed is drawn: per rank given out, its row and a table of
-        #: marks to pick one of uniformly (each mark as often as it is likely)
-        self.draws: list[tuple[int, list[int]]] = []
+        #: how a card not yet revealed is drawn: the cards it may be (marks by row) and
+        #: their weights summed up (whole numbers): the card whose sum first passes a
+        #: uniform whole number below the total
+        self.draws: Draws = ([0], [[STAY] * ROWS])
 
     # --- to and from the engine's state ---------------------------------------------------
 
@@ -158,7 +162,7 @@ class FastRelay:
         state: EkidenState,
         runners: Runners,
         pool: Sequence[Runner] = (),
-        draws: Sequence[tuple[int, list[int]]] = (),
+        draws: Draws | None = None,
     ) -> FastRelay:
         """``state`` as a fast relay: its rosters (every runner must have a code in
         ``runners``), with ``pool`` for the teams without one and ``draws`` for the cards."""
@@ -177,21 +181,26 @@ class FastRelay:
         relay.marks = None if state.marks is None else [MARKS.index(m) for m in state.marks]
         relay.played = [e.team for e in state.entries]
         relay.codes = [runners.code(e.runner) for e in state.entries]
-        relay.powers = [e.declared for e in state.entries]
+        relay.keys = [i - 8 * e.declared for i, e in enumerate(state.entries)]
         relay.rows = [label - 1 for label in engine.rank_labels(n)]
-        relay.draws = list(draws)
+        relay.draws = draws or relay.draws
         return relay
 
     def copy(self) -> FastRelay:
+        """A relay to play on: its own lists of what changes (rosters, pool, draws and the
+        runners' tables are never changed, so shared)."""
         other = FastRelay.__new__(FastRelay)
-        for name in FastRelay.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.col, other.order, other.carried = list(self.col), list(self.order), list(self.carried)
-        other.unused = [list(u) for u in self.unused]  # rosters, pool, draws: never changed
-        other.marks = None if self.marks is None else list(self.marks)
-        other.played, other.codes = list(self.played), list(self.codes)
-        other.powers = list(self.powers)
+        other.runners, other.teams, other.legs = self.runners, self.teams, self.legs
+        other.leg, other.phase, other.marks = self.leg, self.phase, self.marks
+        other.col, other.order, other.carried = self.col[:], self.order[:], self.carried[:]
+        other.rosters, other.unused = self.rosters, [u[:] for u in self.unused]
+        other.pool, other.rows, other.draws = self.pool, self.rows, self.draws
+        other.played, other.codes, other.keys = self.played[:], self.codes[:], self.keys[:]
         return other
+
+    def powers(self) -> list[int]:
+        """This leg's declared powers, in play order."""
+        return [-(key >> 3) for key in self.keys]
 
     def places(self) -> list[tuple[int, int]]:
         """Each team's (column, slot), as the engine's ``Place``."""
@@ -249,8 +258,8 @@ class FastRelay:
         The last runner of a leg resolves it: leg ranks (declared power, ties to the runner
         played first), the moves from rank 1 down, the new standings (column, then the order
         the pieces arrived in it). ``steps`` bounds how many are applied (-1: to the end).
-        With no ``choose``, a card's mark at each rank given out is drawn from ``draws`` and
-        a runner uniformly with ``pick`` (a float in [0, 1)) — inline: a playout's hot path.
+        With no ``choose``, a card is drawn by ``draws`` and a runner uniformly, each with
+        one ``pick`` (a float in [0, 1)) — inline: a playout's hot path.
         """
         uniform = pick or random.random
         runners = self.runners
@@ -261,20 +270,20 @@ class FastRelay:
         col, carried, rosters, unused, pool = (
             self.col, self.carried, self.rosters, self.unused, self.pool,
         )  # fmt: skip
-        played, codes, powers, rows, draws = (
-            self.played, self.codes, self.powers, self.rows, self.draws,
+        played, codes, keys, rows, draws = (
+            self.played, self.codes, self.keys, self.rows, self.draws,
         )  # fmt: skip
         n, legs, leg, phase, marks, order = (
             self.teams, self.legs, self.leg, self.phase, self.marks, self.order,
         )  # fmt: skip
         base, gift, last = bases[leg], gifts[leg], n - 1
+        sums, cards = draws
+        total = sums[-1]
         pool_size = len(pool)
         while phase != OVER and steps:
             if phase == SITUATION:
                 if choose is None:
-                    marks = [STAY] * ROWS
-                    for row, table in draws:
-                        marks[row] = table[int(uniform() * len(table))]
+                    marks = cards[bisect_right(sums, int(uniform() * total))]
                 else:
                     index = choose(ALL_CARDS)
                     if index < 0:
@@ -307,16 +316,16 @@ class FastRelay:
             if front[code] and order[0] == team:
                 power += front_bonus
             carried[team] = 0
+            keys.append(len(played) - 8 * power)
             played.append(team)
             codes.append(code)
-            powers.append(power)
             if len(played) <= last:
                 continue
             # the leg resolves: rank by power (higher first), ties to the one played first
             assert marks is not None  # the runners phase always has its card
-            ranked = sorted([i - 8 * p for i, p in enumerate(powers)])
+            keys.sort()
             arrived = []
-            for position, key in enumerate(ranked):
+            for position, key in enumerate(keys):
                 i = key & 7
                 team, code = played[i], codes[i]
                 col[team] += moves[marks[rows[position]]][code]
@@ -326,7 +335,7 @@ class FastRelay:
             order = sorted(arrived, key=col.__getitem__, reverse=True)  # stable: ties by rank
             played.clear()
             codes.clear()
-            powers.clear()
+            keys.clear()
             marks = None
             if leg == legs:
                 phase = OVER

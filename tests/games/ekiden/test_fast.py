@@ -77,7 +77,7 @@ def runners_of(state: EkidenState) -> Runners:
 def fast_key(relay: FastRelay) -> tuple[object, ...]:
     return (
         relay.leg, relay.phase, relay.places(), relay.order, relay.carried, relay.unused,
-        relay.marks, list(zip(relay.played, relay.codes, relay.powers, strict=True)),
+        relay.marks, list(zip(relay.played, relay.codes, relay.powers(), strict=True)),
     )  # fmt: skip
 
 
@@ -164,19 +164,42 @@ def _revealable() -> EkidenState:
     return engine.initial_state(EkidenSetup.default(NAMES[:3]))
 
 
+def card_weights(state: EkidenState) -> list[tuple[Situation, int]]:
+    """Every card the ranks given out may read (other ranks —), in the engine's order, with
+    its weight as the model states it: the product, over the ranks given out, of one plus
+    how often its mark there was revealed (this leg's card too, once revealed)."""
+    given = engine.rank_labels(state.teams)
+    seen = Counter((e.rank, e.mark) for leg in state.history for e in leg)
+    if state.marks is not None:
+        seen.update((rank, state.marks[rank - 1]) for rank in given)
+    probe = replace(state, phase="situation", marks=None)
+    out = []
+    for card in engine.legal_actions(probe):
+        assert isinstance(card, Situation)
+        if all(card.marks[row - 1] == "-" for row in range(1, 6) if row not in given):
+            weight = 1
+            for rank in given:
+                weight *= 1 + seen[rank, card.marks[rank - 1]]
+            out.append((card, weight))
+    return out
+
+
 def replay(state: EkidenState, relay: FastRelay, floats: list[float]) -> EkidenState:
-    """The playout whose random numbers were ``floats``, through the engine: a card's mark
-    at each rank given out is its ``draws`` table at ``int(u * size)`` (other ranks —), a
-    runner the ``int(u * size)``-th of the team's legal picks, or of the pool without a
-    roster — the model's draws, as it states them."""
+    """The playout whose random numbers were ``floats``, through the engine: a card is the
+    first whose running sum of ``card_weights`` passes ``int(u * total)``, a runner the
+    ``int(u * size)``-th of the team's legal picks, or of the pool without a roster — the
+    model's draws, as it states them."""
     numbers = iter(floats)
     pool = [relay.runners.cards[c] for c in relay.pool]
+    running, total = [], 0
+    for card, weight in card_weights(state):
+        total += weight
+        running.append((card, total))
     while not engine.is_over(state):
         if state.phase == "situation":
-            marks = ["-"] * 5
-            for row, table in relay.draws:
-                marks[row] = MARKS[table[int(next(numbers) * len(table))]]
-            state = engine.apply(state, Situation(state.leg, tuple(marks)))  # type: ignore[arg-type]
+            drawn = int(next(numbers) * total)
+            card = next(card for card, passed in running if passed > drawn)
+            state = engine.apply(state, replace(card, leg=state.leg))
             continue
         team = engine.next_runner(state)
         assert team is not None
