@@ -29,9 +29,10 @@ Exact figures: when at most one car is on the road (every place is fixed), and o
 positions — few unseen cards, a short game, no reshuffle — where every order of the unseen
 cards and every sequence of the model's choices is enumerated (same model, same engine).
 
-Playouts run on the engine's ``apply`` over frozen states: 30–70 a second mid-race for four
-cars on this machine (one core, shared). Half the time goes to ``engine.legal_actions``
-building a formatted ``AidsError`` for each refused attack or defence target.
+Playouts run on ``FastRally`` (``aids.games.rally.fast``): the engine's rules and this
+driver on plain lists of small ints, drawing the same random numbers as ``play_out`` on the
+engine (so the same games, the same figures), checked against the engine move for move. The
+engine's ``play_out`` stays the reference, and the exact enumeration's.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ from aids.games.base import Role
 from aids.games.chances import Measure, PlayoutTooLong, past
 from aids.games.rally import engine
 from aids.games.rally.data import load
+from aids.games.rally.fast import FastRally
+from aids.games.rally.fast_map import CODE, Roads
 from aids.games.rally.model import (
     Action,
     Attack,
@@ -237,6 +240,7 @@ class RallyChances:
         self.history = tuple(history)
         self.cap_rounds = cap_rounds  # a playout's rounds beyond the position, at most
         self._unseen: tuple[RallyState, tuple[list[str], list[str], int]] | None = None
+        self._fast: tuple[RallyState, FastRally, list[int], list[int]] | None = None
 
     def unseen(self, state: RallyState) -> tuple[list[str], list[str], int]:
         """``unseen`` for this model's history, kept for the last state asked."""
@@ -302,13 +306,34 @@ class RallyChances:
         self, state: RallyState, n: int, rng: random.Random, deadline: float | None = None
     ) -> list[list[float]]:
         """``n`` games, each dealt at random and played by the greedy driver (fewer, at
-        least one, once ``deadline`` has passed); the same ``rng`` gives the same games."""
-        last_round = state.round + self.cap_rounds
+        least one, once ``deadline`` has passed); the same ``rng`` gives the same games: those
+        of ``sample`` and ``play_out`` on the engine, played on ``FastRally``."""
+        template, cards, seen = self.fast(state)
+        sizes, hidden = state.hand_sizes, state.discard_size - len(seen)
         rows: list[list[float]] = []
         while len(rows) < n and not (rows and past(deadline)):
-            dealt = self.sample(state, rng)
-            rows.append(result(play_out(dealt, rng, last_round, self.max_steps)))
+            order = list(cards)
+            rng.shuffle(order)  # as ``sample``: the deal, then the reshuffles' seed
+            hands, at = [], 0
+            for size in sizes:
+                hands.append(order[at : at + size])
+                at += size
+            race = template.copy()
+            race.deal(hands, seen + order[at : at + hidden], order[at + hidden :],
+                      rng.randrange(SEEDS))  # fmt: skip
+            rows.append(race.play_out(rng, self.max_steps))
         return rows
+
+    def fast(self, state: RallyState) -> tuple[FastRally, list[int], list[int]]:
+        """What every playout from ``state`` starts from, computed once per estimate: the
+        race in codes (no hands yet; its map's memos shared by every playout), the unseen
+        cards and the seen discards as codes (in the order of ``unseen``)."""
+        if self._fast is None or self._fast[0] is not state:
+            cards, seen, _ = self.unseen(state)
+            template = FastRally.of(state, Roads(state.setup.board, state.setup.goal))
+            template.last_round = state.round + self.cap_rounds
+            self._fast = (state, template, [CODE[c] for c in cards], [CODE[c] for c in seen])
+        return self._fast[1], self._fast[2], self._fast[3]
 
     # --- exact figures ------------------------------------------------------------------------
 
