@@ -69,50 +69,29 @@ class Runners:
         self.cards: list[Runner] = []
         self.codes: dict[Runner, int] = {}
         for runner in runners:
-            self.add(runner)
-        probe = engine.initial_state(setup)
-        legs = load().legs
+            runner = replace(runner, name="") if runner.name else runner
+            if runner not in self.codes:
+                self.codes[runner] = len(self.cards)
+                self.cards.append(runner)
+        start = engine.initial_state(setup)
+        at = [replace(start, leg=leg) for leg in range(1, load().legs + 1)]
         #: per leg (index 0 unused): what a Commander played then gives the next runner
-        self.gifts = [0] + [
-            engine.commander_gift(replace(probe, leg=leg)) for leg in range(1, legs + 1)
-        ]
-        leader = engine.standings(probe)[0]
-        self.front_bonus = engine.skill_bonus(probe, leader, Runner(2, 0, 0, "front_runner"))
-        self.base: list[list[int]] = [[] for _ in range(legs + 1)]
-        self.front: list[bool] = []
-        self.commander: list[bool] = []
-        self.moves: tuple[list[int], list[int], list[int]] = ([], [], [])
-        self._tables(setup, 0)
-
-    def add(self, runner: Runner) -> int:
-        """The code of ``runner`` (a new one if it is new; ``extend`` its tables after)."""
-        runner = replace(runner, name="") if runner.name else runner
-        code = self.codes.get(runner)
-        if code is None:
-            code = self.codes[runner] = len(self.cards)
-            self.cards.append(runner)
-        return code
+        self.gifts = [0] + [engine.commander_gift(probe) for probe in at]
+        leader = engine.standings(start)[0]
+        self.front_bonus = engine.skill_bonus(start, leader, Runner(2, 0, 0, "front_runner"))
+        self.front = [r.skill == "front_runner" for r in self.cards]
+        self.commander = [r.skill == "commander" for r in self.cards]
+        self.base: list[list[int]] = [[]] + [
+            [r.power + (0 if front else engine.skill_bonus(probe, 0, r))
+             for r, front in zip(self.cards, self.front, strict=True)]
+            for probe in at
+        ]  # fmt: skip
+        self.moves = (
+            [r.up for r in self.cards], [0] * len(self.cards), [-r.down for r in self.cards],
+        )  # fmt: skip
 
     def code(self, runner: Runner) -> int:
         return self.codes[replace(runner, name="") if runner.name else runner]
-
-    def extend(self, setup: EkidenSetup) -> None:
-        """The tables of the runners ``add`` brought in since."""
-        self._tables(setup, len(self.front))
-
-    def _tables(self, setup: EkidenSetup, start: int) -> None:
-        probe = engine.initial_state(setup)
-        for runner in self.cards[start:]:
-            front = runner.skill == "front_runner"
-            for leg in range(1, len(self.base)):
-                at = replace(probe, leg=leg)
-                bonus = 0 if front else engine.skill_bonus(at, 0, runner)
-                self.base[leg].append(runner.power + bonus)
-            self.front.append(front)
-            self.commander.append(runner.skill == "commander")
-            self.moves[GO].append(runner.up)
-            self.moves[STAY].append(0)
-            self.moves[BACK].append(-runner.down)
 
 
 class FastRelay:
@@ -151,8 +130,8 @@ class FastRelay:
         self.rows: list[int] = []  # the card's row read at each leg rank given out
         #: how a card not yet revealed is drawn: the cards it may be (marks by row) and
         #: their weights summed up (whole numbers): the card whose sum first passes a
-        #: uniform whole number below the total
-        self.draws: Draws = ([0], [[STAY] * ROWS])
+        #: uniform whole number below the total (unless given: every card reads — — — — —)
+        self.draws: Draws = ([1], [[STAY] * ROWS])
 
     # --- to and from the engine's state ---------------------------------------------------
 
@@ -292,7 +271,8 @@ class FastRelay:
                 phase = RUNNERS
                 steps -= 1
                 continue
-            team = order[last - len(played)]  # from the lowest standing up
+            k = len(played)  # runners run this leg
+            team = order[last - k]  # from the lowest standing up
             roster = rosters[team]
             if roster is None:
                 if choose is None:
@@ -316,10 +296,10 @@ class FastRelay:
             if front[code] and order[0] == team:
                 power += front_bonus
             carried[team] = 0
-            keys.append(len(played) - 8 * power)
+            keys.append(k - 8 * power)
             played.append(team)
             codes.append(code)
-            if len(played) <= last:
+            if k < last:
                 continue
             # the leg resolves: rank by power (higher first), ties to the one played first
             assert marks is not None  # the runners phase always has its card
