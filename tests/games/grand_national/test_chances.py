@@ -1,6 +1,6 @@
-"""Grand National's live chances: the engine's own moves straight on; Monte Carlo against exact
-enumeration near the finish; a settled race and a certain one at 100 %; sealed blind bets out
-of every figure; the same seed, the same figures.
+"""Grand National's live chances: the engine's own moves straight on at a rider's pace; Monte
+Carlo against exact enumeration near the finish; a settled race and a certain one at 100 %;
+sealed blind bets out of every figure; the same seed, the same figures.
 
 Horses by index: stable × 4 + slot (``helpers.FIELD``): Aki (seat 0) 0 Red Rum +6, 1 Aldaniti +4,
 2 Foinavon +1, 3 Party Politics +3; Ben (seat 1) 4 Corbiere +5 …; Chie (seat 2) 8 Amberleigh +6 …
@@ -20,6 +20,7 @@ from aids.games.grand_national import GAME, engine
 from aids.games.grand_national.chances import GnChances, result
 from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import horse_label, stable_label
+from aids.games.grand_national.fast import speeds
 from aids.games.grand_national.model import (
     Action,
     Bet,
@@ -80,27 +81,30 @@ def _horses(est: Estimate, group: str) -> list[float]:
 # --- the model: the engine's own choices -----------------------------------------------------
 
 
-def test_the_model_moves_each_horse_by_the_engines_legal_moves_straight_on() -> None:
+def test_the_model_moves_each_horse_straight_on_at_a_riders_pace_among_the_engines_moves() -> None:
     """Every step of a playout is one of the engine's legal actions: a move is one of the
-    engine's moves that keep the lane (every speed 1–8 it has left, once each, cached or not),
-    a spin is one of the engine's chance actions; no pull-up, card or boxed turn is chosen."""
+    engine's moves that keep the lane, at a speed the rider's pace allows (``fast.speeds``:
+    the even pace or one either side, never one that leaves the horse unable to finish); a
+    spin is one of the engine's chance actions; no pull-up, card or boxed turn is chosen."""
     rng = random.Random(4)
-    warm = GnChances()
+    model = GnChances()
     for _ in range(3):
         history = _played(to_start(), rng)
         for state in history[:-1]:
             if state.phase != "race":
                 continue
             if engine.needs_spin(state):
-                assert list(warm.choices(state)) == list(engine.legal_actions(state, CHANCE))
+                assert list(model.choices(state)) == list(engine.legal_actions(state, CHANCE))
                 continue
             horse = engine.next_horse(state)
             assert horse is not None
             legal = engine.legal_actions(state, REFEREE)
             straight = [a for a in legal if isinstance(a, Move) and a.lane == state.lane[horse]]
-            assert list(warm.choices(state)) == straight == list(GnChances().choices(state))
-            speeds = [m.forward - state.handicap[horse] for m in straight]
-            assert speeds == list(range(1, min(8, state.speed_left(horse)) + 1))
+            chosen = list(model.choices(state))
+            assert chosen and set(chosen) <= set(straight)
+            lengths = state.setup.track.finish - state.distance[horse]
+            want = speeds("rider", state.handicap[horse], lengths, state.speed_left(horse))
+            assert [m.forward - state.handicap[horse] for m in chosen] == want
 
 
 @pytest.mark.parametrize(("order", "too_free"), [("caps", "round_end"), ("position", "any_time")])
@@ -148,8 +152,9 @@ def _near_the_finish(seed: int) -> list[GnState]:
 
 def _two_horse_finish(**where: int) -> list[GnState]:
     """Every horse but Red Rum (0, +6) and Corbiere (4, +5) pulled up at the start, the two
-    then put ``where`` lengths from the start line (``h0=85``): a finish of one or two rounds,
-    the spinner deciding who goes first in the second; bets at the posted odds on both."""
+    then put ``where`` lengths from the start line (``h0=82``): a finish of one or two rounds
+    (Red Rum 14 from home finishes at its even pace of 8, not at 7), the spinner deciding who
+    goes first in the second; bets at the posted odds on both."""
     history = to_start(None, Bet(1, 0, "win", 1_000), Bet(0, 4, "show", 2_000))
     steps(history, *(PullUp(h) for h in range(12) if h not in (0, 4)))
     history.append(placed_at(history[-1], **where))
@@ -160,8 +165,8 @@ POSITIONS = {
     "fourth place, seed 1": lambda: _near_the_finish(1),
     "fourth place, seed 2": lambda: _near_the_finish(2),
     "fourth place, seed 3": lambda: _near_the_finish(3),
-    "two-horse finish, one round": lambda: _two_horse_finish(h0=85, h4=89),
-    "two-horse finish, two rounds": lambda: _two_horse_finish(h0=80, h4=84),
+    "two-horse finish, one round": lambda: _two_horse_finish(h0=82, h4=84),
+    "two-horse finish, two rounds": lambda: _two_horse_finish(h0=68, h4=72),
 }
 
 
@@ -189,7 +194,7 @@ def test_monte_carlo_agrees_with_exact_enumeration_near_the_finish(position: str
 
 def test_the_page_gets_exact_figures_near_the_finish_without_playouts() -> None:
     """With the page's own limits, a position a few steps from its end is computed exactly."""
-    history = viewed(_two_horse_finish(h0=85, h4=89))
+    history = viewed(_two_horse_finish(h0=82, h4=84))
     est = estimate(GnChances(history), history[-1])
     assert est.exact and est.playouts == 0
     assert 0.0 < est.value("win", 0) < 1.0 and est.value("placed", 0) == 1.0

@@ -4,8 +4,11 @@ The plain loop shares nothing with ``aids.games.grand_national.chances`` but the
 each step it asks the game who is to move and what they may do (``GrandNational.to_move``,
 ``legal_actions``) and takes the choice the model ``gn.chances.model`` states — a blind bet
 still to write is none; a spin (going, lanes, caps) uniform among the engine's chance actions;
-the market starts the race as it stands; the horse due moves straight on in its lane by a
-uniformly random legal speed — through ``GrandNational.apply``, to the engine's end.
+the market starts the race as it stands; the horse due moves straight on in its lane at a
+rider's pace: uniform among its even pace (the fastest speed it could run every turn to the
+finish on the points it has) and one point either side, leaving out any speed after which it
+could not finish even at one point a turn (all its legal speeds if it cannot finish at all) —
+through ``GrandNational.apply``, to the engine's end.
 Positions come from whole random games of 2–6 stables in every variant (cap or position
 order, running too free at any time or at the round's end, the palette's spinner or a
 shuffled one, any bookmaker), blind bets written or not, the market and the race full of the
@@ -14,6 +17,7 @@ referee's other actions (handicaps, odds, bets, cards, boxed horses, pull-ups).
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -87,6 +91,27 @@ def game(rng: random.Random) -> list[GnState]:
 # --- the plain loop --------------------------------------------------------------------------
 
 
+def rider_moves(state: GnState, moves: list[Move]) -> list[Move]:
+    """The stated rider's choice among the due horse's straight moves (the engine's list)."""
+    horse = moves[0].horse
+    handicap, points = state.handicap[horse], state.speed_left(horse)
+    to_go = state.setup.track.finish - state.distance[horse]
+
+    def turns(speed: int) -> int:
+        return math.ceil(to_go / (handicap + speed))
+
+    def could_still_finish(speed: int) -> bool:
+        rest = to_go - handicap - speed
+        return rest <= 0 or points - speed >= math.ceil(rest / (handicap + 1))
+
+    by_speed = {m.forward - handicap: m for m in moves}
+    paces = [v for v in by_speed if v * turns(v) <= points]
+    if not paces:
+        return moves
+    even = max(paces)
+    return [m for v, m in sorted(by_speed.items()) if abs(v - even) <= 1 and could_still_finish(v)]
+
+
 def plain_playout(state: GnState, rng: random.Random) -> GnState:
     for _ in range(MAX_STEPS):
         movers = sorted(GAME.to_move(state))
@@ -115,6 +140,7 @@ def plain_playout(state: GnState, rng: random.Random) -> GnState:
             ]
             if not moves:
                 return state
+            moves = rider_moves(state, moves)
             state = GAME.apply(state, moves[rng.randrange(len(moves))], REFEREE)
     raise AssertionError(f"a plain playout did not end in {MAX_STEPS} steps")
 
