@@ -161,8 +161,9 @@ class EkidenChances:
     groups: tuple[str, ...] = ("win", "standing")
 
     def __init__(self, exact_leaves: int = 20_000, max_steps: int = MAX_STEPS) -> None:
-        #: exact enumeration when the weighted leaves (every future situation card at the
-        #: ranks given out × every runner of the pool) are at most this many; 0: never
+        #: exact figures when the weighted leaves (``leaves``: the cards and kinds of
+        #: runners before the last leg × the last leg's declared powers) are at most this
+        #: many; 0: never
         self.exact_leaves = exact_leaves
         #: a playout's cap in engine steps (``PlayoutTooLong`` past it)
         self.max_steps = max_steps
