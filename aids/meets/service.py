@@ -20,10 +20,11 @@ from aids.core.errors import AidsError, Forbidden, InvalidAction, NotFound, Stor
 from aids.games.base import VIEWER
 from aids.meets.export import check_meet_document, meet_document
 from aids.meets.fields import MAX_TABLES, check_date, check_title, table_link, table_ref
+from aids.meets.papers import PaperStatus, check_entries, check_photo, check_result
 from aids.meets.scoring import Scoring
 from aids.meets.standings import Standing, standings
 from aids.meets.status import TableStatus, status_of
-from aids.store.base import MeetRow, Store
+from aids.store.base import MeetRow, PaperEntry, PaperRow, Store
 from aids.tables import TableInfo, TableService
 from aids.tables.attempts import LOCAL, KeyAttempts
 from aids.tables.keys import (
@@ -148,13 +149,30 @@ class MeetService:
                 log.warning("event %s: table %s unreadable here", row.public_id, table.public_id)
         return out
 
+    def papers_of(self, public_id: object) -> list[PaperStatus]:
+        """The event's tables played on paper, in the order they were added, each with its
+        result log. A paper table of a game this tracker does not know is left out."""
+        row = self._row(public_id)
+        scoring = Scoring.from_dict(row.scoring)
+        games = self.tables.games
+        return [
+            PaperStatus(paper, tuple(entries), games[paper.kind], scoring)
+            for paper, entries in self.store.meet_papers(row.id)
+            if paper.kind in games
+        ]
+
     def standings(
-        self, public_id: object, tables: list[TableStatus] | None = None
+        self,
+        public_id: object,
+        tables: list[TableStatus] | None = None,
+        papers: list[PaperStatus] | None = None,
     ) -> tuple[Standing, ...]:
-        """The event's standings under its rule (``tables``: statuses already read)."""
+        """The event's standings under its rule, over its tracked tables then its paper
+        tables (``tables``, ``papers``: statuses already read)."""
         info = self.info(public_id)
         shown = self.tables_of(public_id) if tables is None else tables
-        return standings([s.result for s in shown], info.scoring)
+        paper = self.papers_of(public_id) if papers is None else papers
+        return standings([s.result for s in shown] + [p.result for p in paper], info.scoring)
 
     # --- organiser's changes --------------------------------------------------------------
 
@@ -205,6 +223,74 @@ class MeetService:
         self._room(row)
         return self.tables.create(kind, title, setup, meet_id=row.id, organiser_hash=by)
 
+    # --- tables played on paper -----------------------------------------------------------
+
+    def new_paper(
+        self, public_id: object, key: object, kind: str, title: object, setup: object, *,
+        host: bool = False,
+    ) -> PaperStatus:  # fmt: skip
+        """Add a table played on paper: its game, title and setup (the seats), checked as a
+        new table's are; it counts against the event's tables."""
+        row, by = self._authorise(public_id, key, host=host)
+        self._room(row)
+        game = self.tables.game(kind)
+        parsed = game.setup_from_dict(setup)
+        if game.paper_form(parsed, False) is None:
+            raise InvalidAction("paper/unsupported")
+        paper = PaperRow(0, new_public_id(), kind, check_title(title), now(),
+                         game.setup_to_dict(parsed))  # fmt: skip
+        stored = self.store.insert_paper(row.id, paper, by=by)
+        return PaperStatus(stored, (), game, Scoring.from_dict(row.scoring))
+
+    def paper(self, public_id: object, paper: object) -> PaperStatus:
+        """One paper table of the event by its public id (``meet/paper_not_found``)."""
+        found = next((p for p in self.papers_of(public_id) if p.public_id == paper), None)
+        if found is None:
+            raise NotFound("meet/paper_not_found")
+        return found
+
+    def enter_result(
+        self, public_id: object, key: object, paper: object, result: object, *,
+        expected_seq: int, photo: object = None, confirm: bool = False, host: bool = False,
+    ) -> PaperStatus:  # fmt: skip
+        """Enter or correct a paper table's result (checked whole by the game first; nothing
+        is written if it is refused), with the hash of the photo it was read from and, given
+        ``confirm``, the organiser's confirmation in the same write."""
+        row, by = self._authorise(public_id, key, host=host)
+        status = self.paper(row.public_id, paper)
+        clean = check_result(status, result)
+        digest = check_photo(photo)
+        who, at = ("host" if host else "organiser"), now()
+        step = "corrected" if status.latest is not None else "entered"
+        entries = [PaperEntry(expected_seq + 1, step, clean, digest, who, at)]
+        if confirm:
+            entries.append(PaperEntry(expected_seq + 2, "confirmed", None, None, who, at))
+        self.store.append_paper(row.id, status.row.id, expected_seq, entries, by=by)
+        return self.paper(row.public_id, paper)
+
+    def confirm_result(
+        self, public_id: object, key: object, paper: object, *, expected_seq: int,
+        host: bool = False,
+    ) -> PaperStatus:  # fmt: skip
+        """The organiser confirms the result in force (``paper/nothing_to_confirm`` before
+        any result or when it is confirmed already)."""
+        row, by = self._authorise(public_id, key, host=host)
+        status = self.paper(row.public_id, paper)
+        if status.latest is None or status.confirmed:
+            raise InvalidAction("paper/nothing_to_confirm")
+        entry = PaperEntry(expected_seq + 1, "confirmed", None, None,
+                           "host" if host else "organiser", now())  # fmt: skip
+        self.store.append_paper(row.id, status.row.id, expected_seq, [entry], by=by)
+        return self.paper(row.public_id, paper)
+
+    def remove_paper(self, public_id: object, key: object, paper: object, *,
+                     host: bool = False) -> None:  # fmt: skip
+        """Take a paper table out of the event, with its result log."""
+        row, by = self._authorise(public_id, key, host=host)
+        status = self.paper(row.public_id, paper)
+        if not self.store.remove_paper(row.id, status.row.id, by=by):
+            raise NotFound("meet/paper_not_found")
+
     def update(
         self,
         public_id: object,
@@ -245,11 +331,12 @@ class MeetService:
     # --- export / import ------------------------------------------------------------------
 
     def export(self, public_id: object) -> dict[str, Any]:
-        """The whole event as one JSON-ready document (``race-night-aids/meet`` version 1):
-        the meet and each table's own export. The host's backup: every log complete."""
+        """The whole event as one JSON-ready document (``race-night-aids/meet`` version 2):
+        the meet, each table's own export and each paper table with its result log. The
+        host's backup: every log complete."""
         row = self._row(public_id)
         docs = [self.tables.export(t.public_id) for t, _ in self.store.meet_tables(row.id)]
-        return meet_document(row, docs)
+        return meet_document(row, docs, self.store.meet_papers(row.id))
 
     def organiser_export(self, public_id: object, key: object) -> dict[str, Any]:
         """The export the organiser downloads from the page. An organiser can add any table
@@ -265,12 +352,13 @@ class MeetService:
             if self.tables.hides_from(table.public_id, doc, VIEWER):
                 raise Forbidden("meet/export_hidden", title=table.title)
             docs.append(doc)
-        return meet_document(row, docs)
+        return meet_document(row, docs, self.store.meet_papers(row.id))  # nothing secret
 
     def import_(self, data: object) -> MeetInfo:
         """Check a whole event export (the meet, then each table as a table import checks it,
-        replaying its log), then store it all in one write: all or nothing."""
-        row, docs = check_meet_document(data)
+        replaying its log, then each paper table's setup and results by its game), then store
+        it all in one write: all or nothing."""
+        row, docs, papers = check_meet_document(data)
         if _exists(self.store, row.public_id):
             raise InvalidAction("meet/exists", public_id=row.public_id)
         bundles = []
@@ -284,7 +372,27 @@ class MeetService:
                 raise InvalidAction("import/field", field=f"tables[{i}].table.public_id")
             seen.add(bundle[0].public_id)
             bundles.append(bundle)
-        return meet_info(self.store.insert_meet(row, bundles))
+        for i, (paper, entries) in enumerate(papers):
+            where = f"papers[{i}]"
+            if paper.public_id in seen:
+                raise InvalidAction("import/field", field=f"{where}.public_id")
+            seen.add(paper.public_id)
+            setup = self._paper_setup(paper, where)
+            check_entries(entries, self.tables.games[paper.kind], setup, where)
+        return meet_info(self.store.insert_meet(row, bundles, papers))
+
+    def _paper_setup(self, paper: PaperRow, where: str) -> Any:
+        """An imported paper table's setup, checked by its game (``import/field``)."""
+        game = self.tables.games.get(paper.kind)
+        if game is None:
+            raise InvalidAction("import/field", field=f"{where}.kind")
+        try:
+            setup = game.setup_from_dict(paper.setup)
+        except AidsError:
+            raise InvalidAction("import/field", field=f"{where}.setup") from None
+        if game.setup_to_dict(setup) != paper.setup or game.paper_form(setup, False) is None:
+            raise InvalidAction("import/field", field=f"{where}.setup")
+        return setup
 
     # --- checks ---------------------------------------------------------------------------
 
@@ -327,7 +435,8 @@ class MeetService:
         return "wrong"
 
     def _room(self, row: MeetRow) -> None:
-        if len(self.store.meet_tables(row.id)) >= MAX_TABLES:
+        held = len(self.store.meet_tables(row.id)) + len(self.store.meet_papers(row.id))
+        if held >= MAX_TABLES:
             raise InvalidAction("meet/too_many", max=MAX_TABLES)
 
 

@@ -4,12 +4,28 @@ to move, and who leads. Read through the viewer's snapshot only, so nothing seal
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from aids.core.i18n import t
 from aids.games.base import AnyGame
 from aids.games.series import series_for
 from aids.meets.standings import Result
 from aids.tables import Snapshot
+
+
+class Listed(Protocol):
+    """A table of the event as its lists show it: tracked (``TableStatus``) or played on
+    paper (``aids.meets.papers.PaperStatus``)."""
+
+    @property
+    def public_id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def finished(self) -> bool: ...
+    def line(self, lang: str) -> str: ...
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,8 @@ from aids import registry
 from aids.core.i18n import t
 from aids.core.links import meet_url
 from aids.meets import MeetInfo, Standing, TableStatus
+from aids.meets.papers import PaperStatus
+from aids.meets.status import Listed
 from aids.print.cells import FAINT, Grid, TextBox, ruled
 from aids.print.fonts import register
 from aids.print.frame import (
@@ -54,7 +56,7 @@ def standings_size(paper: str) -> tuple[float, float]:
 
 
 def standings_header(
-    meet: MeetInfo, tables: Sequence[TableStatus], base_url: str, lang: str
+    meet: MeetInfo, tables: Sequence[Listed], base_url: str, lang: str
 ) -> SheetHeader:
     done = sum(1 for s in tables if s.finished)
     return SheetHeader(
@@ -68,12 +70,13 @@ def standings_header(
 
 def standings_story(
     meet: MeetInfo,
-    tables: Sequence[TableStatus],
+    tables: Sequence[Listed],
     rows: Sequence[Standing],
     lang: str,
     width: float,
 ) -> list[Flowable]:
-    """The standings and the tables, below the header."""
+    """The standings and the tables (tracked, then those played on paper), below the
+    header."""
     story: list[Flowable] = [
         TextBox(t("meet.standings", lang), 13, grow=True, space_after=1.5 * mm),
         TextBox(meet.scoring.describe(lang), 9, grow=True, space_after=2.5 * mm),
@@ -120,7 +123,7 @@ def _standings_grid(rows: Sequence[Standing], lang: str, width: float) -> Grid:
     return grid
 
 
-def _tables_grid(tables: Sequence[TableStatus], lang: str, width: float) -> Grid:
+def _tables_grid(tables: Sequence[Listed], lang: str, width: float) -> Grid:
     heads = ("number", "game", "table", "status")
     data: list[list[Any]] = [[TextBox(t(f"meet.col.{h}", lang), 8, max_lines=2) for h in heads]]
     for n, status in enumerate(tables, start=1):
@@ -146,11 +149,14 @@ def render_standings(
     base_url: str,
     lang: str,
     paper: str = "a4",
+    papers: Sequence[PaperStatus] = (),
 ) -> bytes:
-    """The event's standings sheet (portrait ``paper``) in ``lang``."""
+    """The event's standings sheet (portrait ``paper``) in ``lang``; its tables list ends
+    with those played on paper (``papers``)."""
     size = standings_size(paper)
-    story = standings_story(meet, tables, rows, lang, body_width(size))
-    return build_pdf(standings_header(meet, tables, base_url, lang), story, size=size,
+    listed: list[Listed] = [*tables, *papers]
+    story = standings_story(meet, listed, rows, lang, body_width(size))
+    return build_pdf(standings_header(meet, listed, base_url, lang), story, size=size,
                      lang=lang, author=t("app.name", lang))  # fmt: skip
 
 
@@ -161,9 +167,11 @@ def render_meet_pack(
     base_url: str,
     lang: str,
     paper: str = "a4",
+    papers: Sequence[PaperStatus] = (),
 ) -> bytes:
     """Every table's own sheets (as its game prints them, under its own header), then the
-    standings sheet: one PDF for the night."""
+    standings sheet, its tables list ending with those played on paper: one PDF for the
+    night."""
     templates: list[Any] = []
     story: list[Flowable] = []
     for n, status in enumerate(tables):
@@ -178,11 +186,12 @@ def render_meet_pack(
         )
         story += [_renamed(f, prefix) for f in body]
     size = standings_size(paper)
-    last = header_templates(standings_header(meet, tables, base_url, lang), size, "meet-")
+    listed: list[Listed] = [*tables, *papers]
+    last = header_templates(standings_header(meet, listed, base_url, lang), size, "meet-")
     templates += last
     if tables:
         story += [NextPageTemplate(last[0].id), PageBreak()]
-    story += standings_story(meet, tables, rows, lang, body_width(size))
+    story += standings_story(meet, listed, rows, lang, body_width(size))
     first = templates[0]
     buffer = io.BytesIO()
     doc = BaseDocTemplate(

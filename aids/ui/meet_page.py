@@ -38,6 +38,7 @@ from aids.ui.common import (
     show_flash,
     tr,
 )
+from aids.ui.meet_paper import csv_downloads, paper_cards, paper_tab
 from aids.ui.new_table import table_form
 from aids.ui.sharing import (
     announce_organiser_link,
@@ -58,6 +59,8 @@ table.aids-standings tr.first td { background: #fff4c2; font-weight: 600; }
 p.aids-table-head { margin: 0; font-weight: 600; line-height: 1.3; }
 p.aids-table-line { margin: .15rem 0 0 0; line-height: 1.35; }
 p.aids-table-line.done { color: #0f3320; }
+span.aids-paper-mark { font-weight: 600; font-size: .8rem; padding: 0 .35rem;
+  border: 1px solid #555; border-radius: .3rem; white-space: nowrap; }
 </style>
 """
 
@@ -111,10 +114,11 @@ def _live(public_id: str) -> None:
     try:
         info = meets().info(public_id)
         tables = meets().tables_of(public_id)
+        papers = meets().papers_of(public_id)
     except AidsError as exc:
         st.error(md_text(exc.message(lang())))
         return
-    rows = meets().standings(public_id, tables)
+    rows = meets().standings(public_id, tables, papers)
     hidden = len(meets().members(public_id)) - len(tables)
     if hidden > 0:
         st.warning(tr("meet.unreadable", n=hidden))
@@ -124,13 +128,14 @@ def _live(public_id: str) -> None:
         st.caption(info.scoring.describe(lang()))
         _standings(rows)
     with right, st.container(key="meet_tables"):
-        done = sum(1 for s in tables if s.finished)
+        done = sum(1 for s in tables if s.finished) + sum(1 for p in papers if p.finished)
         st.subheader(tr("meet.tables"), anchor=False)
-        st.caption(tr("meet.sheet.count", n=len(tables), done=done))
-        if not tables:
+        st.caption(tr("meet.sheet.count", n=len(tables) + len(papers), done=done))
+        if not tables and not papers:
             st.info(tr("meet.no_tables"))
         for n, status in enumerate(tables):
             _table_card(n, status)
+        paper_cards(papers, len(tables))
 
 
 def _standings(rows: tuple[Standing, ...]) -> None:
@@ -181,10 +186,11 @@ def _table_card(n: int, status: TableStatus) -> None:
 def _organiser(info: MeetInfo, key: str) -> None:
     st.divider()
     st.subheader(tr("meet.organiser"), anchor=False)
-    add, new, settings, printing, link = st.tabs(
+    add, new, paper, settings, printing, link = st.tabs(
         [
             tr("meet.tab.add"),
             tr("meet.tab.new"),
+            tr("meet.tab.paper"),
             tr("meet.tab.settings"),
             tr("meet.tab.print"),
             tr("meet.tab.link"),
@@ -194,6 +200,8 @@ def _organiser(info: MeetInfo, key: str) -> None:
         _add_form(info, key)
     with new:
         _new_table(info, key)
+    with paper:
+        paper_tab(info, key)
     with settings:
         _settings(info, key)
     with printing:
@@ -292,9 +300,15 @@ def _printing(info: MeetInfo, key: str) -> None:
         tables = meets().tables_of(pid)  # printed when clicked: the state at that moment
         return meets().info(pid), tables, meets().standings(pid, tables)
 
+    def standings_pdf() -> bytes:
+        return render_standings(*read(), base_url(), current, paper, meets().papers_of(pid))
+
+    def pack_pdf() -> bytes:
+        return render_meet_pack(*read(), base_url(), current, paper, meets().papers_of(pid))
+
     st.download_button(
         tr("meet.download_standings"),
-        data=lambda: render_standings(*read(), base_url(), current, paper),
+        data=standings_pdf,
         file_name=f"event-standings-{pid[:8]}-{current}-{paper}.pdf",
         mime="application/pdf",
         on_click="ignore",
@@ -302,12 +316,13 @@ def _printing(info: MeetInfo, key: str) -> None:
     )
     st.download_button(
         tr("meet.download_pack"),
-        data=lambda: render_meet_pack(*read(), base_url(), current, paper),
+        data=pack_pdf,
         file_name=f"event-pack-{pid[:8]}-{current}-{paper}.pdf",
         mime="application/pdf",
         on_click="ignore",
         key="meet_download_pack",
     )
+    csv_downloads(pid)
     try:  # whether it may be offered; the file itself is made, and the key checked, on click
         meets().organiser_export(pid, key)
     except AidsError as exc:

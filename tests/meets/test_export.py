@@ -44,7 +44,8 @@ def refused(service: MeetService, doc: object) -> str:
 
 
 def test_export_has_the_meet_format_and_each_tables_own_export(night: dict[str, Any]) -> None:
-    assert (night["format"], night["version"]) == ("race-night-aids/meet", 1)
+    assert (night["format"], night["version"]) == ("race-night-aids/meet", 2)
+    assert night["papers"] == []  # no table of this night was played on paper
     assert [t["table"]["title"] for t in night["tables"]] == ["Heat 1", "Heat 2", "Heat 3"]
     assert all(t["format"] == "race-night-aids/table" for t in night["tables"])
 
@@ -122,7 +123,16 @@ def test_a_damaged_event_file_names_the_first_wrong_field_and_writes_nothing(
 
 
 def test_an_unknown_version_is_refused(night: dict[str, Any], other: MeetService) -> None:
-    assert refused(other, dict(night, version=2)) == "meet/version"
+    assert refused(other, dict(night, version=3)) == "meet/version"
+    assert refused(other, dict(night, version=1)) == "import/field"  # version 1 had no papers
+
+
+def test_a_version_1_export_from_before_paper_tables_still_imports(
+    meets: MeetService, meet: tuple[str, str], night: dict[str, Any], other: MeetService
+) -> None:
+    old = {k: v for k, v in night.items() if k != "papers"} | {"version": 1}
+    other.import_(old)
+    assert other.standings(meet[0]) == meets.standings(meet[0])
 
 
 def test_the_organisers_export_holds_only_what_viewers_see(

@@ -1,0 +1,283 @@
+"""``aids meet …``: events of many tables, as the host (no organiser key is asked: whoever runs
+the command holds the data): create one, add and remove tables, tables played on paper and
+their results, show, print and export its standings (JSON, or CSV for a spreadsheet), import
+one back, a new organiser link."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from aids import registry
+from aids.cli.common import base_url_for, emit_json, output_folder, sheet_langs, write_output
+from aids.core import inputs
+from aids.core.errors import InvalidAction
+from aids.core.i18n import LANGS, t
+from aids.core.links import meet_url, organiser_url
+from aids.meets import MeetService, scoring_of
+from aids.meets.spreadsheet import results_csv, standings_csv
+from aids.meets.status import Listed
+from aids.registry import open_service
+from aids.tables import load_export
+
+FIELD_KEYS = ("points", "money", "column")  # the numbers a paper result may ask
+
+
+def meet_parser(sub: Any) -> None:
+    """``aids meet …``: events of many tables, as the host (no organiser key is asked: whoever
+    runs the command holds the data)."""
+    meet = sub.add_parser("meet", help="events of many tables: create, add tables, standings")
+    msub = meet.add_subparsers(required=True, metavar="ACTION")
+    new = msub.add_parser("new", help="create an event and print its links")
+    new.add_argument("--title", required=True)
+    new.add_argument("--date", required=True, help="YYYY-MM-DD")
+    new.add_argument("--rule", choices=["placing", "score"], default="placing")
+    new.add_argument("--points", help="placing points, first place first (default 10,6,4,3,2,1)")
+    new.add_argument("--base-url")
+    new.set_defaults(run=_meet_new)
+    lst = msub.add_parser("list", help="every event, newest night first")
+    lst.set_defaults(run=_meet_list)
+    for name, help_text, run in (
+        ("add", "put a table (its public id: the host needs no key) in the event", _meet_add),
+        ("remove", "take a table out of the event (the table stays)", _meet_remove),
+    ):
+        cmd = msub.add_parser(name, help=help_text)
+        cmd.add_argument("meet", help="the event's public id")
+        cmd.add_argument("table", help="the table's public id or link")
+        cmd.set_defaults(run=run)
+    show = msub.add_parser("show", help="the standings and the tables, as text")
+    show.add_argument("meet", help="the event's public id")
+    show.set_defaults(run=_meet_show)
+    set_ = msub.add_parser("set", help="change the title, the date or the scoring rule")
+    set_.add_argument("meet", help="the event's public id")
+    set_.add_argument("--title")
+    set_.add_argument("--date", help="YYYY-MM-DD")
+    set_.add_argument("--rule", choices=["placing", "score"])
+    set_.add_argument("--points", help="placing points, first place first")
+    set_.set_defaults(run=_meet_set)
+    for name, help_text, run in (
+        ("pack", "the event print pack: every table's sheets, then the standings", _meet_pack),
+        ("sheet", "the event standings sheet alone", _meet_sheet),
+    ):
+        cmd = msub.add_parser(name, help=help_text)
+        cmd.add_argument("meet", help="the event's public id")
+        cmd.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
+        cmd.add_argument("--paper", choices=["a4", "letter", "a3"], default="a4")
+        cmd.add_argument("--base-url", help="URL phones use to reach the tracker")
+        cmd.add_argument("--out", type=Path, help="output folder (default: output/)")
+        cmd.set_defaults(run=run)
+    exp = msub.add_parser("export", help="write the event and all its tables as one JSON file")
+    exp.add_argument("meet", help="the event's public id")
+    exp.add_argument("-o", "--output", type=Path, help="file (default: standard output)")
+    exp.add_argument("--csv", choices=["standings", "results"],
+                     help="the standings, or every table's result, as CSV instead")  # fmt: skip
+    exp.set_defaults(run=_meet_export)
+    _paper_parsers(msub)
+    imp = msub.add_parser("import", help="add an event and its tables from an export (all or none)")
+    imp.add_argument("file", type=Path)
+    imp.set_defaults(run=_meet_import)
+    key = msub.add_parser("key", help="a new organiser link (the old one stops)")
+    key.add_argument("meet", help="the event's public id")
+    key.add_argument("--base-url")
+    key.set_defaults(run=_meet_key)
+
+
+def _meets() -> MeetService:
+    return MeetService(open_service())
+
+
+def _meet_new(args: argparse.Namespace, lang: str) -> int:
+    base = base_url_for(args.base_url, lang)  # checked before the event is stored
+    info, key = _meets().create(args.title, args.date, _scoring(args.rule, args.points))
+    print(f"{t('meet.cli.created', lang)}: {info.title} ({info.public_id})")
+    print(f"{t('meet.organiser_link', lang)}: {organiser_url(base, info.public_id, key)}")
+    print(f"{t('meet.cli.event_link', lang)}: {meet_url(base, info.public_id)}")
+    return 0
+
+
+def _scoring(rule: str, points: str | None) -> Any:
+    """The scoring options; ``--points`` with ``--rule score`` is refused, not ignored."""
+    if rule == "score" and points is not None:
+        raise InvalidAction("meet/points_with_score")
+    return scoring_of(rule, points)
+
+
+def _meet_list(args: argparse.Namespace, lang: str) -> int:
+    service = _meets()
+    listed = service.list_meets()
+    if not listed:
+        print(t("meet.cli.none", lang))
+    for info in listed:
+        count = len(service.members(info.public_id))
+        print(f"{info.public_id}\t{info.date}\t{info.title}\t{t('meet.cli.tables', lang, n=count)}")
+    return 0
+
+
+def _meet_add(args: argparse.Namespace, lang: str) -> int:
+    table = _meets().add_table(args.meet, None, args.table, host=True)
+    print(f"{t('meet.cli.added', lang)}: {table.title} ({table.public_id})")
+    return 0
+
+
+def _meet_remove(args: argparse.Namespace, lang: str) -> int:
+    _meets().remove_table(args.meet, None, args.table, host=True)
+    print(t("meet.cli.removed", lang))
+    return 0
+
+
+def _meet_show(args: argparse.Namespace, lang: str) -> int:
+    """The standings and the tables (tracked, then on paper) as tab-separated text (a
+    terminal, a spreadsheet)."""
+    service = _meets()
+    info = service.info(args.meet)
+    tables, papers = service.tables_of(args.meet), service.papers_of(args.meet)
+    print(f"{info.title} · {info.date}")
+    print(info.scoring.describe(lang))
+    print()
+    print(t("meet.standings", lang))
+    heads = ("rank", "name", "points", "played", "wins", "in_play")
+    print("\t".join(t(f"meet.col.{h}", lang) for h in heads))
+    for row in service.standings(args.meet, tables, papers):
+        cells = (row.rank, row.name, row.points, row.played, row.wins, row.in_play)
+        print("\t".join(str(c) for c in cells))
+    print()
+    print(t("meet.tables", lang))
+    listed: list[Listed] = [*tables, *papers]
+    for n, status in enumerate(listed, start=1):
+        game = t(f"{status.kind}.name", lang)
+        print(f"{n}\t{status.public_id}\t{game}\t{status.title}\t{status.line(lang)}")
+    return 0
+
+
+def _meet_set(args: argparse.Namespace, lang: str) -> int:
+    scoring = None
+    if args.rule is not None or args.points is not None:
+        scoring = _scoring(args.rule or "placing", args.points)
+    info = _meets().update(args.meet, None, title=args.title, date=args.date, scoring=scoring,
+                           host=True)  # fmt: skip
+    print(f"{info.title} · {info.date} · {info.scoring.describe(lang)}")
+    return 0
+
+
+def _meet_print(args: argparse.Namespace, lang: str, what: str) -> int:
+    from aids.print.meet_sheet import render_meet_pack, render_standings
+
+    service = _meets()
+    info = service.info(args.meet)
+    tables, papers = service.tables_of(args.meet), service.papers_of(args.meet)
+    rows = service.standings(args.meet, tables, papers)
+    base, out_dir = base_url_for(args.base_url, lang), output_folder(args)
+    render = render_meet_pack if what == "pack" else render_standings
+    for sheet_lang in sheet_langs(args):
+        pdf = render(info, tables, rows, base, sheet_lang, args.paper, papers)
+        path = out_dir / f"event-{what}-{info.public_id[:8]}-{sheet_lang}-{args.paper}.pdf"
+        write_output(path, pdf)
+        print(path)
+    return 0
+
+
+def _meet_pack(args: argparse.Namespace, lang: str) -> int:
+    return _meet_print(args, lang, "pack")
+
+
+def _meet_sheet(args: argparse.Namespace, lang: str) -> int:
+    return _meet_print(args, lang, "standings")
+
+
+def _meet_export(args: argparse.Namespace, lang: str) -> int:
+    if args.csv:
+        service = _meets()
+        if args.csv == "standings":
+            text = standings_csv(service.standings(args.meet), lang)
+        else:
+            text = results_csv(service.tables_of(args.meet), service.papers_of(args.meet),
+                               service.info(args.meet).scoring, lang)  # fmt: skip
+        if args.output is None:
+            sys.stdout.write(text)
+            return 0
+        write_output(args.output, text.encode("utf-8"))
+        print(args.output)
+        return 0
+    document = _meets().export(args.meet)
+    return emit_json(document, args.output)
+
+
+# --- tables played on paper -------------------------------------------------------------------
+
+
+def _paper_parsers(msub: Any) -> None:
+    paper = msub.add_parser("paper", help="add a table played on paper (its result entered later)")
+    paper.add_argument("meet", help="the event's public id")
+    paper.add_argument("--game", required=True, choices=list(registry.entries()))
+    paper.add_argument("--title", required=True)
+    paper.add_argument("--players", required=True, help="names in seat order, comma-separated")
+    paper.set_defaults(run=_meet_paper)
+    result = msub.add_parser("result", help="enter or correct a paper table's result")
+    result.add_argument("meet", help="the event's public id")
+    result.add_argument("paper", help="the paper table's public id")
+    result.add_argument("--places", required=True, help="each seat's place, e.g. 2,1,3")
+    for key in FIELD_KEYS:
+        result.add_argument(f"--{key}", help=f"each seat's {key}, comma-separated")
+    result.add_argument("--confirm", action="store_true", help="and confirm it (checked)")
+    result.set_defaults(run=_meet_result)
+    confirm = msub.add_parser("confirm", help="confirm a paper table's result")
+    confirm.add_argument("meet", help="the event's public id")
+    confirm.add_argument("paper", help="the paper table's public id")
+    confirm.set_defaults(run=_meet_confirm)
+
+
+def _meet_paper(args: argparse.Namespace, lang: str) -> int:
+    service = _meets()
+    game = service.tables.game(args.game)
+    names = [n.strip() for n in str(args.players).split(",") if n.strip()]
+    setup = game.setup_to_dict(game.default_setup(names, lang))
+    made = service.new_paper(args.meet, None, args.game, args.title, setup, host=True)
+    print(f"{t('meet.cli.paper_added', lang)}: {made.title} ({made.public_id})")
+    return 0
+
+
+def _meet_result(args: argparse.Namespace, lang: str) -> int:
+    service = _meets()
+    status = service.paper(args.meet, args.paper)
+    raw: dict[str, Any] = {"places": _list(args.places)}
+    for key in FIELD_KEYS:
+        if getattr(args, key) is not None:
+            raw[key] = _list(getattr(args, key))
+    done = service.enter_result(args.meet, None, args.paper, raw, expected_seq=status.seq,
+                                confirm=args.confirm, host=True)  # fmt: skip
+    print(done.line(lang))
+    return 0
+
+
+def _meet_confirm(args: argparse.Namespace, lang: str) -> int:
+    service = _meets()
+    status = service.paper(args.meet, args.paper)
+    print(service.confirm_result(args.meet, None, args.paper, expected_seq=status.seq,
+                                 host=True).line(lang))  # fmt: skip
+    return 0
+
+
+def _list(text: str) -> list[str]:
+    """``2,1,3`` (spaces, full-width commas too) as the strings the service checks."""
+    return [part.strip() for part in str(text).replace("，", ",").replace("、", ",").split(",")]
+
+
+def _meet_import(args: argparse.Namespace, lang: str) -> int:
+    base = base_url_for(None, lang)  # AIDS_PUBLIC_URL is checked before the event is stored
+    data = inputs.read_file(args.file, "FILE")
+    service = _meets()
+    info = service.import_(load_export(data))
+    count = len(service.members(info.public_id))
+    print(f"{t('meet.cli.imported', lang)}: {info.title} ({info.public_id}),"
+          f" {t('meet.cli.tables', lang, n=count)}")  # fmt: skip
+    print(meet_url(base, info.public_id))
+    return 0
+
+
+def _meet_key(args: argparse.Namespace, lang: str) -> int:
+    base = base_url_for(args.base_url, lang)  # checked before the old link is stopped
+    key = _meets().reissue_key(args.meet)
+    print(f"{t('meet.organiser_link', lang)}: {organiser_url(base, args.meet, key)}")
+    return 0

@@ -1,0 +1,184 @@
+"""The tables of an event played on paper: no action log, only a result entered as the game's
+outcome (``aids.games.paper``), with a log of who entered, corrected and confirmed it.
+
+A paper table has its game, title and seats like any table. Its result log (the store's
+``PaperEntry`` rows) reads: ``entered`` (the first result), ``corrected`` (any later one),
+``confirmed`` (the organiser checked the result against the slip; a later correction
+undoes that). The result counts in the standings from the moment it is entered, as a
+finished tracked table's does, and is marked "paper" wherever a table is listed.
+
+What a result asks follows the event's rule (``PaperForm``: the places, and where the event
+counts each game's own score, the game's points, money or column). A result entered under the
+placing rule has no numbers: once the rule is each game's score, the table counts as in play
+until its numbers are entered (``PaperStatus.needs_numbers``), never as zero.
+
+Pure functions of store rows and a game: the meet service (``aids.meets.service``) reads and
+writes them through the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from aids.core.errors import AidsError, InvalidAction
+from aids.core.i18n import t
+from aids.games.base import AnyGame, Outcome
+from aids.games.paper import PaperForm, PaperResult
+from aids.meets.scoring import Scoring
+from aids.meets.standings import Result
+from aids.store.base import PAPER_STEPS, PaperEntry, PaperRow
+
+PHOTO_HASH_LENGTH = 64  # a SHA-256, in hex
+
+
+@dataclass(frozen=True)
+class PaperStatus:
+    """A paper table of the event as everyone sees it: nothing on it is secret."""
+
+    row: PaperRow
+    entries: tuple[PaperEntry, ...]
+    game: AnyGame
+    scoring: Scoring
+
+    @property
+    def public_id(self) -> str:
+        return self.row.public_id
+
+    @property
+    def kind(self) -> str:
+        return self.row.kind
+
+    @property
+    def title(self) -> str:
+        return self.row.title
+
+    @property
+    def seq(self) -> int:
+        """The number a write must name (the result log's last entry; 0 before any)."""
+        return self.entries[-1].seq if self.entries else 0
+
+    @cached_property
+    def setup(self) -> Any:
+        return self.game.setup_from_dict(self.row.setup)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.game.seat_names(self.setup)
+
+    @property
+    def form(self) -> PaperForm:
+        """What a result of this table asks under the event's rule now."""
+        form = self.game.paper_form(self.setup, self.scoring.rule == "score")
+        if form is None:
+            raise InvalidAction("paper/unsupported")
+        return form
+
+    @property
+    def latest(self) -> PaperEntry | None:
+        """The entry holding the result in force (the last entered or corrected one)."""
+        return next((e for e in reversed(self.entries) if e.result is not None), None)
+
+    @property
+    def confirmed(self) -> bool:
+        """The organiser confirmed the result in force (no correction since)."""
+        return bool(self.entries) and self.entries[-1].step == "confirmed"
+
+    @cached_property
+    def outcome(self) -> Outcome | None:
+        """The result in force as the game's outcome (None before any result)."""
+        latest = self.latest
+        if latest is None or latest.result is None:
+            return None
+        return outcome_of(self.game, self.setup, latest.result)
+
+    @property
+    def needs_numbers(self) -> bool:
+        """A result is in, but the event's rule counts numbers it was entered without."""
+        outcome = self.outcome
+        return outcome is not None and self.scoring.rule == "score" and not outcome.scores
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None and not self.needs_numbers
+
+    @property
+    def result(self) -> Result:
+        """The table as the standings read it: in play until its result counts."""
+        return Result(self.seats, self.outcome if self.finished else None)
+
+    @property
+    def leaders(self) -> tuple[str, ...]:
+        outcome = self.outcome
+        return tuple(self.seats[s] for s in outcome.winners) if outcome is not None else ()
+
+    def line(self, lang: str) -> str:
+        """One line of status: played on paper, and its winners, or waiting for its result."""
+        sep = t("meet.list_sep", lang)
+        if self.needs_numbers:
+            return t("meet.paper.needs_numbers", lang)
+        if not self.finished:
+            return t("meet.paper.waiting", lang)
+        key = "meet.paper.confirmed" if self.confirmed else "meet.paper.entered"
+        return t(key, lang, winners=sep.join(self.leaders) or "—")
+
+    def places(self) -> tuple[int, ...]:
+        """Each seat's place in the result in force (empty before any)."""
+        latest = self.latest
+        return tuple(latest.result["places"]) if latest and latest.result else ()
+
+
+def outcome_of(game: AnyGame, setup: Any, raw: dict[str, Any]) -> Outcome:
+    """A stored or submitted result checked by the form its own fields ask (the numbers are
+    there or not) and by the game's rules for results."""
+    scored = any(key != "places" for key in raw)
+    form = game.paper_form(setup, scored)
+    if form is None:
+        raise InvalidAction("paper/unsupported")
+    return game.paper_outcome(setup, PaperResult.from_dict(raw, form), scored)
+
+
+def check_result(status: PaperStatus, raw: object) -> dict[str, Any]:
+    """A result for ``status``'s table as the event's rule asks it, checked whole: the form's
+    fields (``paper/shape``, ``input/number`` naming ``places[i]``…), then the game's rules;
+    returns it as it is stored."""
+    result = PaperResult.from_dict(raw, status.form)
+    status.game.paper_outcome(status.setup, result, bool(status.form.fields))
+    return result.to_dict()
+
+
+def check_photo(raw: object) -> str | None:
+    """The SHA-256 of the photo a result was read from (64 hex digits), or None."""
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or len(raw) != PHOTO_HASH_LENGTH:
+        raise InvalidAction("paper/photo")
+    try:
+        int(raw, 16)
+    except ValueError:
+        raise InvalidAction("paper/photo") from None
+    return raw.lower()
+
+
+def check_entries(entries: list[PaperEntry], game: AnyGame, setup: Any, where: str) -> None:
+    """A result log as an import brings it: numbered 1.., steps in order (a confirmation
+    follows a result), every result the game's; else ``import/field`` naming it."""
+    for i, entry in enumerate(entries):
+        field = f"{where}.entries[{i}]"
+        if entry.seq != i + 1 or entry.step not in PAPER_STEPS:
+            raise InvalidAction("import/field", field=field)
+        if entry.by not in ("organiser", "host"):
+            raise InvalidAction("import/field", field=f"{field}.by")
+        first = not any(e.result is not None for e in entries[:i])
+        if entry.step == "confirmed":
+            if entry.result is not None or first:
+                raise InvalidAction("import/field", field=field)
+            continue
+        if entry.result is None or entry.step != ("entered" if first else "corrected"):
+            raise InvalidAction("import/field", field=field)
+        try:
+            outcome_of(game, setup, entry.result)
+            check_photo(entry.photo)
+        except AidsError:
+            raise InvalidAction("import/field", field=f"{field}.result") from None

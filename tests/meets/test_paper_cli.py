@@ -1,0 +1,53 @@
+"""``aids meet paper|result|confirm`` and ``aids meet export --csv`` in a real subprocess against
+a real SQLite file: a table played on paper added, its result entered and confirmed, the
+standings sheet listing it, the CSV files holding it; a refused result exits 2 and changes
+nothing (issue 21 §1)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from pypdf import PdfReader
+
+from tests.meets.test_cli import service_at
+from tests.test_cli import aids
+
+
+def test_a_paper_table_from_the_command_line_counts_in_the_standings_sheet_and_csv(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "night.sqlite3"
+    out = aids("meet", "new", "--title", "Friday", "--date", "2025-03-07", db=db).stdout
+    pid = next(line for line in out.splitlines() if "key=" in line).split("meet=")[1][:24]
+    added = aids("--lang", "en", "meet", "paper", pid, "--game", "derby", "--title", "Table 4",
+                 "--players", "Aki, Ben, 千恵", db=db).stdout  # fmt: skip
+    paper = added.strip().rsplit("(", 1)[1].rstrip(")")
+    bad = aids("--lang", "en", "meet", "result", pid, paper, "--places", "1,3,3", db=db,
+               check=False)  # fmt: skip
+    assert bad.returncode == 2 and bad.stderr.startswith("paper/places:")
+    assert service_at(db).paper(pid, paper).entries == ()
+    done = aids("--lang", "en", "meet", "result", pid, paper, "--places", "2，1，3",
+                "--confirm", db=db).stdout  # fmt: skip
+    assert "won by Ben" in done and "confirmed" in done
+    status = service_at(db).paper(pid, paper)
+    assert [(e.step, e.by) for e in status.entries] == [("entered", "host"), ("confirmed", "host")]
+
+    shown = aids("--lang", "en", "meet", "show", pid, db=db).stdout
+    assert "1\tBen\t10\t1\t1\t0" in shown and "Played on paper" in shown
+
+    pdfs = aids("--lang", "en", "meet", "sheet", pid, "--sheet-lang", "en", "--out",
+                str(tmp_path), db=db).stdout.split()  # fmt: skip
+    text = PdfReader(pdfs[0]).pages[0].extract_text()
+    assert "Table 4" in text and "Played on paper" in text
+
+    results = aids("--lang", "en", "meet", "export", pid, "--csv", "results", db=db).stdout
+    rows = list(csv.reader(io.StringIO(results.lstrip("\ufeff"))))
+    assert [r[7] for r in rows[1:]] == ["Aki", "Ben", "千恵"]
+    assert [r[4] for r in rows[1:]] == ["on paper"] * 3 and [r[10] for r in rows[1:]] == [
+        "6", "10", "4"
+    ]  # fmt: skip
+    target = tmp_path / "standings.csv"
+    aids("meet", "export", pid, "--csv", "standings", "-o", str(target), db=db)
+    assert target.read_bytes().startswith("\ufeff".encode())

@@ -1,0 +1,200 @@
+"""Tables played on paper in an event (issue 21 §1): added like a table, their result entered
+as the game's outcome, counted in the standings and the exports as a finished tracked table
+is, marked "paper", with a log of who entered, corrected and confirmed it. Every test runs on
+the SQLite file and on PostgreSQL (``tests/meets/conftest.py``)."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import hashlib
+import io
+
+import pytest
+
+from aids.core.errors import AidsError, Forbidden, StaleState
+from aids.core.i18n import t
+from aids.meets import MeetService, Scoring
+from aids.meets.papers import PaperStatus
+from aids.meets.spreadsheet import results_csv, standings_csv
+
+NAMES = ["Aki", "Ben", "Chie"]
+
+
+def add_paper(meets: MeetService, meet: tuple[str, str], kind: str = "derby",
+              names: list[str] = NAMES) -> PaperStatus:  # fmt: skip
+    game = meets.tables.game(kind)
+    setup = game.setup_to_dict(game.default_setup(names, "en"))
+    return meets.new_paper(meet[0], meet[1], kind, f"{kind} on paper", setup)
+
+
+def test_a_paper_table_counts_once_its_result_is_entered(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    paper = add_paper(meets, meet)
+    assert paper.seats == tuple(NAMES) and not paper.finished
+    standing = {s.name: s for s in meets.standings(meet[0])}
+    assert standing["Aki"].in_play == 1 and standing["Aki"].played == 0
+    entered = meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [2, 1, 3]},
+                                 expected_seq=0)  # fmt: skip
+    assert entered.finished and not entered.confirmed and entered.leaders == ("Ben",)
+    standing = {s.name: s for s in meets.standings(meet[0])}
+    assert (standing["Ben"].rank, standing["Ben"].points, standing["Ben"].wins) == (1, 10, 1)
+    assert standing["Aki"].points == 6 and standing["Chie"].points == 4
+    assert "paper" in entered.line("en").lower()
+
+
+def test_entering_correcting_and_confirming_are_logged_with_who_and_the_photo(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    paper = add_paper(meets, meet)
+    photo = hashlib.sha256(b"a phone photo").hexdigest()
+    meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [1, 2, 3]},
+                       expected_seq=0, photo=photo)  # fmt: skip
+    meets.enter_result(meet[0], None, paper.public_id, {"places": [1, 1, 3]},
+                       expected_seq=1, host=True)  # fmt: skip
+    done = meets.confirm_result(meet[0], meet[1], paper.public_id, expected_seq=2)
+    steps = [(e.seq, e.step, e.by, e.photo) for e in done.entries]
+    assert steps == [(1, "entered", "organiser", photo), (2, "corrected", "host", None),
+                     (3, "confirmed", "organiser", None)]  # fmt: skip
+    assert done.confirmed and done.places() == (1, 1, 3)
+    with pytest.raises(AidsError) as again:
+        meets.confirm_result(meet[0], meet[1], paper.public_id, expected_seq=3)
+    assert again.value.code == "paper/nothing_to_confirm"
+
+
+def test_a_result_entered_with_its_confirmation_is_one_write(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    paper = add_paper(meets, meet)
+    done = meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [3, 2, 1]},
+                              expected_seq=0, confirm=True)  # fmt: skip
+    assert [e.step for e in done.entries] == ["entered", "confirmed"] and done.confirmed
+
+
+def test_a_refused_result_changes_nothing_and_names_its_field(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    paper = add_paper(meets, meet)
+    for bad, code, field in (
+        ({"places": [1, 3, 3]}, "paper/places", None),
+        ({"places": [1, 2, 9]}, "input/number", "places[2]"),
+        ({"places": [1, 2]}, "paper/shape", None),
+        ("1,2,3", "paper/shape", None),
+    ):
+        with pytest.raises(AidsError) as refused:
+            meets.enter_result(meet[0], meet[1], paper.public_id, bad, expected_seq=0)
+        assert refused.value.code == code
+        assert field is None or refused.value.params["field"] == field
+    with pytest.raises(AidsError) as photo:
+        meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [1, 2, 3]},
+                           expected_seq=0, photo="not-a-hash")  # fmt: skip
+    assert photo.value.code == "paper/photo"
+    assert meets.paper(meet[0], paper.public_id).entries == ()
+
+
+def test_only_the_organiser_writes_and_a_stale_write_is_refused(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    paper = add_paper(meets, meet)
+    with pytest.raises(Forbidden):
+        meets.enter_result(meet[0], "wrong", paper.public_id, {"places": [1, 2, 3]},
+                           expected_seq=0)  # fmt: skip
+    with pytest.raises(Forbidden):
+        add_paper(meets, (meet[0], "wrong"))
+    meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [1, 2, 3]}, expected_seq=0)
+    with pytest.raises(StaleState) as stale:  # a second organiser tab that had not seen it
+        meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [3, 2, 1]},
+                           expected_seq=0)  # fmt: skip
+    assert stale.value.code == "paper/stale"
+    assert meets.paper(meet[0], paper.public_id).places() == (1, 2, 3)
+
+
+def test_under_the_score_rule_a_result_asks_the_games_numbers(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    placed = add_paper(meets, meet)
+    meets.enter_result(meet[0], meet[1], placed.public_id, {"places": [1, 2, 3]}, expected_seq=0)
+    meets.update(meet[0], meet[1], scoring=Scoring("score"))
+    waiting = meets.paper(meet[0], placed.public_id)
+    assert waiting.needs_numbers and not waiting.finished  # never counted as zero points
+    assert {s.name: s.in_play for s in meets.standings(meet[0])}["Aki"] == 1
+    assert [f.key for f in waiting.form.fields] == ["points"]
+    meets.enter_result(meet[0], meet[1], placed.public_id,
+                       {"places": [1, 2, 3], "points": [12, 7, 2]}, expected_seq=1)  # fmt: skip
+    points = {s.name: s.points for s in meets.standings(meet[0])}
+    assert points == {"Aki": 12, "Ben": 7, "Chie": 2}
+
+
+def test_grand_national_money_counts_net_of_the_start_cash(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    meets.update(meet[0], meet[1], scoring=Scoring("score"))
+    paper = add_paper(meets, meet, "gn", ["Aki", "Ben"])
+    meets.enter_result(meet[0], meet[1], paper.public_id,
+                       {"places": [2, 1], "money": [200000, 310000]}, expected_seq=0)  # fmt: skip
+    points = {s.name: s.points for s in meets.standings(meet[0])}
+    assert points == {"Ben": 60000, "Aki": -50000}
+
+
+def test_a_paper_table_counts_against_the_events_tables_and_can_be_removed(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    paper = add_paper(meets, meet)
+    assert [p.public_id for p in meets.papers_of(meet[0])] == [paper.public_id]
+    meets.remove_paper(meet[0], meet[1], paper.public_id)
+    assert meets.papers_of(meet[0]) == []
+    with pytest.raises(AidsError) as gone:
+        meets.paper(meet[0], paper.public_id)
+    assert gone.value.code == "meet/paper_not_found"
+
+
+def test_an_export_holds_the_paper_tables_and_imports_back_all_or_nothing(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    paper = add_paper(meets, meet, "rally", ["Aki", "Ben", "Chie", "Dai"])
+    meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [1, 2, 2, 4]},
+                       expected_seq=0, confirm=True)  # fmt: skip
+    doc = meets.export(meet[0])
+    assert doc["version"] == 2 and len(doc["papers"]) == 1
+    assert meets.organiser_export(meet[0], meet[1])["papers"] == doc["papers"]
+    before = meets.standings(meet[0])
+    store = meets.store
+    clone = copy.deepcopy(doc)
+    store_meet = store.get_meet(meet[0])
+    meets.remove_paper(meet[0], meet[1], paper.public_id)
+    # the same event cannot be imported twice: import into a fresh event id instead
+    clone["meet"]["public_id"] = "Z" * 24
+    clone["papers"][0]["public_id"] = "Y" * 24
+    imported = meets.import_(clone)
+    assert meets.standings(imported.public_id) == before
+    assert [e.step for e in meets.papers_of(imported.public_id)[0].entries] == [
+        "entered",
+        "confirmed",
+    ]
+    bad = copy.deepcopy(clone)
+    bad["meet"]["public_id"] = "X" * 24
+    bad["papers"][0]["public_id"] = "W" * 24
+    bad["papers"][0]["entries"][0]["result"] = {"places": [1, 3, 3, 3]}
+    with pytest.raises(AidsError) as refused:
+        meets.import_(bad)
+    assert refused.value.params["field"] == "papers[0].entries[0].result"
+    assert [m.public_id for m in meets.list_meets()].count("X" * 24) == 0
+    assert store.get_meet(meet[0]) == store_meet
+
+
+def test_the_csv_downloads_hold_every_seat_marked_paper_and_no_formula(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    paper = add_paper(meets, meet, "derby", ["=SUM(A1)", "Ben", "千恵"])
+    meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [1, 2, 3]}, expected_seq=0)
+    text = results_csv(meets.tables_of(meet[0]), meets.papers_of(meet[0]),
+                       meets.info(meet[0]).scoring, "ja")  # fmt: skip
+    assert text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    assert rows[0][0] == t("meet.col.number", "ja")  # headers in the reader's language
+    body = rows[1:]
+    assert [r[7] for r in body] == ["'=SUM(A1)", "Ben", "千恵"]
+    assert {r[4] for r in body} == {"紙"} and [r[8] for r in body] == ["1", "2", "3"]
+    standings = list(csv.reader(io.StringIO(standings_csv(meets.standings(meet[0]), "en"))))
+    assert standings[1][1] == "'=SUM(A1)" and standings[1][2] == "10"
