@@ -25,41 +25,32 @@ never see each other.
 
 from __future__ import annotations
 
-import hmac
-import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any, LiteralString
 
 import psycopg
-from psycopg import errors, sql
+from psycopg import errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState, StoreError
 from aids.store import shown
-from aids.store.base import (
-    EventRow,
-    FiguresRow,
-    KeyRow,
-    MeetRow,
-    TableBundle,
-    TableRow,
-    figures_pair,
-    replaced_after,
-)
+from aids.store.base import EventRow, FiguresRow, KeyRow, TableRow, figures_pair
 from aids.store.notices import Heard
+from aids.store.postgres_meets import PostgresMeets, check_organiser, join_meet
+from aids.store.postgres_rows import MEET_COLUMNS, TABLE_COLUMNS, dump, insert_table, table_of
 from aids.store.postgres_schema import LATEST, LOCK_KEY, MIGRATIONS, SCHEMA_TABLE, channel
 
-TABLE_COLUMNS = "t.id, t.public_id, t.kind, t.title, t.created_at, t.setup, t.rules_version"
-MEET_COLUMNS = (
-    "m.id, m.public_id, m.title, m.date, m.created_at, m.scoring, m.organiser_hash, m.replaced"
-)
-OUR_TABLES = ("tables", "events", "keys", "meets", "meet_tables", "figures")
+__all__ = ["MEET_COLUMNS", "OUR_TABLES", "TABLE_COLUMNS", "PostgresStore"]
+
+OUR_TABLES = (
+    "tables", "events", "keys", "meets", "meet_tables", "figures", "papers", "paper_entries",
+)  # fmt: skip
 
 
-class PostgresStore:
-    """Tables, logs, keys and meets in one PostgreSQL database (see ``aids.store.base``)."""
+class PostgresStore(PostgresMeets):
+    """Tables, logs, keys and meets in one PostgreSQL database (see ``aids.store.base``);
+    the meets and their paper tables are in ``aids.store.postgres_meets``."""
 
     POOL_SIZE = 8  # per process; a tracker's sessions share it
     WAIT_SECONDS = 10.0  # for a free connection, or the server at start
@@ -182,10 +173,10 @@ class PostgresStore:
     ) -> TableRow:
         with self._write() as conn:
             if meet_id is not None:
-                _check_organiser(conn, meet_id, by)
-            stored = _insert_table(conn, row, keys, events or [])
+                check_organiser(conn, meet_id, by)
+            stored = insert_table(conn, row, keys, events or [])
             if meet_id is not None:
-                _join_meet(conn, meet_id, stored.id)
+                join_meet(conn, meet_id, stored.id)
         self._heard.tell(stored.id, events[-1].seq if events else 0)
         return stored
 
@@ -201,7 +192,7 @@ class PostgresStore:
             ).fetchone()
         if row is None:
             raise NotFound("table/not_found")
-        return _table(row)
+        return table_of(row)
 
     def list_tables(self) -> list[tuple[TableRow, int]]:
         with self._connect() as conn:
@@ -210,7 +201,7 @@ class PostgresStore:
                 "  WHERE e.table_id = t.id)"
                 " FROM tables t ORDER BY t.created_at DESC, t.id DESC"
             ).fetchall()
-        return [(_table(r[:7]), int(r[7])) for r in rows]
+        return [(table_of(r[:7]), int(r[7])) for r in rows]
 
     # --- events ---------------------------------------------------------------------------
 
@@ -262,7 +253,7 @@ class PostgresStore:
                         table_id,
                         event.seq,
                         event.kind,
-                        _dump(event.payload),
+                        dump(event.payload),
                         event.created_at,
                         event.actor,
                         table_id,
@@ -324,117 +315,7 @@ class PostgresStore:
             )
             return int(cur.rowcount)
 
-    # --- meets ----------------------------------------------------------------------------
-
-    def insert_meet(self, row: MeetRow, tables: Sequence[TableBundle] = ()) -> MeetRow:
-        with self._write() as conn:
-            stored = [_insert_table(conn, *bundle) for bundle in tables]
-            try:
-                with conn.transaction():  # a savepoint: the clash is ours to name
-                    hit = conn.execute(
-                        "INSERT INTO meets (public_id, title, date, created_at, scoring,"
-                        " organiser_hash) VALUES (%s, %s, %s, %s, %s::json, %s) RETURNING id",
-                        (
-                            row.public_id,
-                            row.title,
-                            row.date,
-                            row.created_at,
-                            _dump(row.scoring),
-                            row.organiser_hash,
-                        ),
-                    ).fetchone()
-            except errors.UniqueViolation:
-                raise InvalidAction("import/exists", public_id=row.public_id) from None
-            meet_id = int(hit[0]) if hit else 0
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO meet_tables (table_id, meet_id, position) VALUES (%s, %s, %s)",
-                    [(t.id, meet_id, n) for n, t in enumerate(stored, 1)],
-                )
-        return replace(row, id=meet_id)
-
-    def get_meet(self, public_id: str) -> MeetRow:
-        with self._connect() as conn:
-            row = conn.execute(
-                f"SELECT {MEET_COLUMNS} FROM meets m WHERE m.public_id = %s", (public_id,)
-            ).fetchone()
-        if row is None:
-            raise NotFound("meet/not_found")
-        return _meet(row)
-
-    def list_meets(self) -> list[MeetRow]:
-        with self._connect() as conn:
-            rows = conn.execute(
-                f"SELECT {MEET_COLUMNS} FROM meets m"
-                " ORDER BY m.date DESC, m.created_at DESC, m.id DESC"
-            ).fetchall()
-        return [_meet(r) for r in rows]
-
-    def update_meet(
-        self,
-        meet_id: int,
-        *,
-        by: str | None,
-        title: str | None = None,
-        date: str | None = None,
-        scoring: dict[str, Any] | None = None,
-        organiser_hash: str | None = None,
-    ) -> None:
-        changes = {
-            "title": title,
-            "date": date,
-            "scoring": None if scoring is None else _dump(scoring),
-            "organiser_hash": organiser_hash,
-        }
-        given = {k: v for k, v in changes.items() if v is not None}
-        with self._write() as conn:
-            _check_organiser(conn, meet_id, by)
-            if organiser_hash is not None:  # the key it replaces is remembered, in this write
-                found = conn.execute(
-                    "SELECT organiser_hash, replaced FROM meets WHERE id = %s FOR UPDATE",
-                    (meet_id,),
-                ).fetchone()
-                assert found is not None  # _check_organiser found the meet
-                given["replaced"] = json.dumps(list(replaced_after(found[0], found[1])))
-            if given:
-                columns = sql.SQL(", ").join(
-                    sql.SQL("{} = {}").format(
-                        sql.Identifier(k),
-                        sql.SQL("%s::json" if k in ("scoring", "replaced") else "%s"),
-                    )
-                    for k in given
-                )
-                conn.execute(
-                    sql.SQL("UPDATE meets SET {} WHERE id = %s").format(columns),
-                    (*given.values(), meet_id),
-                )
-
-    def meet_tables(self, meet_id: int) -> list[tuple[TableRow, int]]:
-        with self._connect() as conn:
-            rows = conn.execute(
-                f"SELECT {TABLE_COLUMNS}, (SELECT COALESCE(MAX(e.seq), 0) FROM events e"
-                "  WHERE e.table_id = t.id)"
-                " FROM meet_tables mt JOIN tables t ON t.id = mt.table_id"
-                " WHERE mt.meet_id = %s ORDER BY mt.position",
-                (meet_id,),
-            ).fetchall()
-        return [(_table(r[:7]), int(r[7])) for r in rows]
-
-    def add_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> None:
-        with self._write() as conn:
-            _check_organiser(conn, meet_id, by)
-            if conn.execute("SELECT 1 FROM tables WHERE id = %s", (table_id,)).fetchone() is None:
-                raise NotFound("table/not_found")
-            _join_meet(conn, meet_id, table_id)
-
-    def remove_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> bool:
-        with self._write() as conn:
-            _check_organiser(conn, meet_id, by)
-            cur = conn.execute(
-                "DELETE FROM meet_tables WHERE meet_id = %s AND table_id = %s",
-                (meet_id, table_id),
-            )
-            return cur.rowcount == 1
+    # --- live chances -----------------------------------------------------------------------
 
     def claim_figures(
         self, table_id: int, seq: int, by: str, at: str, *, retake_before: str
@@ -470,90 +351,11 @@ class PostgresStore:
             ).fetchall()
         return figures_pair(seq, [FiguresRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows])
 
-    def meet_of(self, table_id: int) -> MeetRow | None:
-        with self._connect() as conn:
-            row = conn.execute(
-                f"SELECT {MEET_COLUMNS} FROM meets m JOIN meet_tables mt ON mt.meet_id = m.id"
-                " WHERE mt.table_id = %s",
-                (table_id,),
-            ).fetchone()
-        return None if row is None else _meet(row)
-
-
-def _insert_table(
-    conn: psycopg.Connection[Any], row: TableRow, keys: list[KeyRow], events: list[EventRow]
-) -> TableRow:
-    try:
-        with conn.transaction():  # a savepoint inside a meet's import
-            hit = conn.execute(
-                "INSERT INTO tables (public_id, kind, title, created_at, setup, rules_version)"
-                " VALUES (%s, %s, %s, %s, %s::json, %s) RETURNING id",
-                (
-                    row.public_id,
-                    row.kind,
-                    row.title,
-                    row.created_at,
-                    _dump(row.setup),
-                    row.rules_version,
-                ),
-            ).fetchone()
-    except errors.UniqueViolation:  # the same public id, even from another process
-        raise InvalidAction("import/exists", public_id=row.public_id) from None
-    table_id = int(hit[0]) if hit else 0
-    with conn.cursor() as cur:
-        cur.executemany(
-            "INSERT INTO keys (table_id, role, key_hash, created_at, revoked_at)"
-            " VALUES (%s, %s, %s, %s, %s)",
-            [(table_id, k.role, k.key_hash, k.created_at, k.revoked_at) for k in keys],
-        )
-        if events:  # one statement, so the trigger sends one notice for the whole log
-            cur.execute(
-                "INSERT INTO events (table_id, seq, kind, payload, created_at, actor)"
-                " SELECT %s, e.seq, e.kind, e.payload::json, e.created_at, e.actor"
-                " FROM unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[])"
-                " AS e(seq, kind, payload, created_at, actor)",
-                (
-                    table_id,
-                    [e.seq for e in events],
-                    [e.kind for e in events],
-                    [_dump(e.payload) for e in events],
-                    [e.created_at for e in events],
-                    [e.actor for e in events],
-                ),
-            )
-    return replace(row, id=table_id)
-
-
-def _join_meet(conn: psycopg.Connection[Any], meet_id: int, table_id: int) -> None:
-    """Inside the write (the meet's row locked by ``_check_organiser``): the table takes the
-    meet's next place (one meet per table)."""
-    try:
-        with conn.transaction():
-            conn.execute(
-                "INSERT INTO meet_tables (table_id, meet_id, position) SELECT %s, %s,"
-                " COALESCE(MAX(position), 0) + 1 FROM meet_tables WHERE meet_id = %s",
-                (table_id, meet_id, meet_id),
-            )
-    except errors.UniqueViolation:
-        raise InvalidAction("meet/table_taken") from None
-
 
 def _durable(conn: psycopg.Connection[Any]) -> None:
     """An acknowledged write is on the server's disk (its WAL), whatever the server's default:
     as ``synchronous=FULL`` is for the SQLite file."""
     conn.execute("SET synchronous_commit = on")
-
-
-def _check_organiser(conn: psycopg.Connection[Any], meet_id: int, by: str | None) -> None:
-    """Inside the write: the meet exists (locked against a concurrent change) and, given
-    ``by``, it is the organiser's key hash."""
-    row = conn.execute(
-        "SELECT organiser_hash FROM meets WHERE id = %s FOR UPDATE", (meet_id,)
-    ).fetchone()
-    if row is None:
-        raise NotFound("meet/not_found")
-    if by is not None and not hmac.compare_digest(str(row[0]), by):
-        raise Forbidden("meet/forbidden")
 
 
 def _live_key(conn: psycopg.Connection[Any], table_id: int, key_hash: str, role: str) -> bool:
@@ -573,15 +375,3 @@ def _exists(conn: psycopg.Connection[Any], name: str) -> bool:
 def _why(exc: BaseException) -> str:
     """The first line of a driver's message, with any password in an address masked."""
     return shown((str(exc).strip().splitlines() or [type(exc).__name__])[0][:200])
-
-
-def _dump(payload: dict[str, Any] | None) -> str | None:
-    return None if payload is None else json.dumps(payload, ensure_ascii=False)
-
-
-def _table(row: Sequence[Any]) -> TableRow:
-    return TableRow(int(row[0]), row[1], row[2], row[3], row[4], row[5], int(row[6]))
-
-
-def _meet(row: Sequence[Any]) -> MeetRow:
-    return MeetRow(int(row[0]), row[1], row[2], row[3], row[4], row[5], row[6], tuple(row[7]))

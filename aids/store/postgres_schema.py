@@ -117,6 +117,32 @@ CREATE TABLE figures (
 ALTER TABLE meets ADD COLUMN replaced json NOT NULL DEFAULT '[]'::json;
 """,
     ),
+    (
+        6,
+        "a meet's tables played on paper, with their result logs",
+        """
+CREATE TABLE papers (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    public_id text NOT NULL UNIQUE,
+    meet_id bigint NOT NULL REFERENCES meets(id),
+    kind text NOT NULL,
+    title text NOT NULL,
+    created_at text COLLATE "C" NOT NULL,
+    setup json NOT NULL
+);
+CREATE INDEX papers_meet ON papers (meet_id, id);
+CREATE TABLE paper_entries (
+    paper_id bigint NOT NULL REFERENCES papers(id),
+    seq integer NOT NULL CHECK (seq > 0),
+    step text NOT NULL CHECK (step IN ('entered', 'corrected', 'confirmed')),
+    result json,
+    photo text,
+    actor text NOT NULL,
+    created_at text COLLATE "C" NOT NULL,
+    PRIMARY KEY (paper_id, seq)
+);
+""",
+    ),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -8,7 +8,7 @@ DDL and migration list in ``aids.store.postgres_schema``; the two describe the s
 from __future__ import annotations
 
 APPLICATION_ID = 0x52_4E_41_49  # "RNAI": race-night aids
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -80,6 +80,33 @@ MEETS_REPLACED = """
 ALTER TABLE meets ADD COLUMN replaced TEXT NOT NULL DEFAULT '[]';
 """
 
+# Tables of a meet played on paper: no log of actions, only their result entries (entered,
+# corrected, confirmed; the result as JSON, NULL for a confirmation; the photo's SHA-256).
+# AUTOINCREMENT: a removed paper table's id is never given to another, so a page that still
+# names it cannot write to a newer one.
+PAPERS = """
+CREATE TABLE IF NOT EXISTS papers (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    public_id TEXT NOT NULL UNIQUE,
+    meet_id INTEGER NOT NULL REFERENCES meets(id),
+    kind TEXT NOT NULL,
+    title TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    setup TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS papers_meet ON papers (meet_id, id);
+CREATE TABLE IF NOT EXISTS paper_entries (
+    paper_id INTEGER NOT NULL REFERENCES papers(id),
+    seq INTEGER NOT NULL CHECK (seq > 0),
+    step TEXT NOT NULL CHECK (step IN ('entered', 'corrected', 'confirmed')),
+    result TEXT,
+    photo TEXT,
+    actor TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (paper_id, seq)
+) WITHOUT ROWID;
+"""
+
 # Release 0.1 files: no application id, schema version 0, the referee key's hash on the table
 # row and no actor on events. Each step brings a file one version up, inside one transaction.
 MIGRATIONS: dict[int, str] = {
@@ -96,5 +123,8 @@ ALTER TABLE tables DROP COLUMN referee_key_hash;
     2: MEETS,  # events of many tables ("meets")
     3: FIGURES,  # live chances computed once per table position
     4: MEETS_REPLACED,  # an event's replaced organiser keys
+    5: PAPERS,  # a meet's tables played on paper, with their result logs
 }
+# What a new file is made of: every step's tables as they are now.
+NEW_FILE = SCHEMA + KEYS + MEETS + FIGURES + MEETS_REPLACED + PAPERS
 RELEASE_0_1_TABLES = {"tables", "events"}

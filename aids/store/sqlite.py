@@ -8,53 +8,66 @@ writer against the same sequence number fail even if two processes race past the
 ``synchronous=FULL``: an acknowledged action survives a power cut, not just a crash.
 
 The file carries our ``application_id`` and a schema version (``user_version``); older files
-are migrated in place when opened, a file of another program is refused untouched.
+are migrated in place when opened, a file of another program is refused untouched
+(``aids.store.sqlite_file``). The meets and their paper tables: ``aids.store.sqlite_meets``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import hmac
 import json
 import os
 import queue
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from aids.core.errors import Forbidden, InvalidAction, NotFound, StaleState, StoreError
-from aids.store.base import (
-    EventRow,
-    FiguresRow,
-    KeyRow,
-    MeetRow,
-    TableBundle,
-    TableRow,
-    figures_pair,
-    replaced_after,
-)
-from aids.store.schema import (
+from aids.store.base import EventRow, FiguresRow, KeyRow, TableRow, figures_pair
+from aids.store.schema import (  # the file's parts, named here for tools and tests as before
     APPLICATION_ID,
     FIGURES,
     KEYS,
     MEETS,
     MEETS_REPLACED,
     MIGRATIONS,
+    PAPERS,
     RELEASE_0_1_TABLES,
     SCHEMA,
     SCHEMA_VERSION,
 )
+from aids.store.sqlite_file import create_private, make_private, prepare
+from aids.store.sqlite_meets import SqliteMeets, check_organiser, join_meet
+from aids.store.sqlite_rows import (
+    MEET_COLUMNS,
+    TABLE_COLUMNS,
+    dump,
+    insert_table,
+    prefixed,
+    table_of,
+)
 
-TABLE_COLUMNS = "id, public_id, kind, title, created_at, setup, rules_version"
-MEET_COLUMNS = "id, public_id, title, date, created_at, scoring, organiser_hash, replaced"
+__all__ = [
+    "APPLICATION_ID",
+    "FIGURES",
+    "KEYS",
+    "MEETS",
+    "MEETS_REPLACED",
+    "MEET_COLUMNS",
+    "MIGRATIONS",
+    "PAPERS",
+    "RELEASE_0_1_TABLES",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "TABLE_COLUMNS",
+    "SqliteStore",
+]
 
 
-class SqliteStore:
-    """Tables, events and keys in one SQLite file (see ``aids.store.base.Store``)."""
+class SqliteStore(SqliteMeets):
+    """Tables, events, keys and meets in one SQLite file (see ``aids.store.base.Store``)."""
 
     POOL_SIZE = 4
 
@@ -74,73 +87,11 @@ class SqliteStore:
         self.read_only = self.path.exists() and not os.access(self.path, os.W_OK)
         self._uri = f"file:{quote(str(self.path.resolve()))}?mode=ro" if self.read_only else ""
         if not self.read_only:
-            self._create_private()
+            create_private(self.path)
         with self._connect() as conn:
-            self._prepare(conn)
+            prepare(conn, self.path, read_only=self.read_only)
         if not self.read_only:
-            self._make_private()
-
-    def _create_private(self) -> None:
-        """A new data file is made readable by this user alone (0600) before SQLite opens
-        it; SQLite gives its -wal and -shm files the same permissions.
-
-        A file that exists is never opened here: SQLite's locks belong to the process, and
-        closing any descriptor of the file drops every one of them (another store of this
-        process would then be taken for gone by other processes, which delete the WAL index
-        it still reads)."""
-        try:
-            os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-        except FileExistsError:
-            return
-        except OSError as exc:
-            raise StoreError("store/open", path=str(self.path), detail=exc.strerror) from None
-
-    def _make_private(self) -> None:
-        """A data file of ours (checked by ``_prepare``) that others may read, from an older
-        release, is made this user's alone, with its -wal and -shm files."""
-        for path in (self.path, *(Path(f"{self.path}{s}") for s in ("-wal", "-shm"))):
-            try:
-                if path.stat().st_mode & 0o077 and path.stat().st_uid == os.getuid():
-                    path.chmod(0o600)
-            except OSError:
-                continue  # gone meanwhile, or not ours to change: SQLite still works
-
-    def _prepare(self, conn: sqlite3.Connection) -> None:
-        """Create, migrate or refuse the file: never touch a file that is not ours."""
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if app_id == 0 and version == 0:
-            if names == RELEASE_0_1_TABLES and _has_column(conn, "tables", "referee_key_hash"):
-                version = 1  # a file written by release 0.1
-            elif names:
-                raise StoreError("store/foreign", path=str(self.path))
-        elif app_id != APPLICATION_ID:
-            raise StoreError("store/foreign", path=str(self.path))
-        if version > SCHEMA_VERSION:
-            raise StoreError("store/newer", path=str(self.path), version=version)
-        if self.read_only:
-            if version != SCHEMA_VERSION:
-                raise StoreError("store/read_only_old", path=str(self.path))
-            return
-        conn.execute("PRAGMA journal_mode=WAL")
-        if version == SCHEMA_VERSION:
-            return
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
-                version = SCHEMA_VERSION  # another process finished the same step meanwhile
-            elif version == 0:
-                _run_script(conn, SCHEMA + KEYS + MEETS + FIGURES + MEETS_REPLACED)
-            else:
-                for step in range(version, SCHEMA_VERSION):
-                    _run_script(conn, MIGRATIONS[step])
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+            make_private(self.path)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -249,10 +200,10 @@ class SqliteStore:
     ) -> TableRow:
         with self._write() as conn:
             if meet_id is not None:
-                _check_organiser(conn, meet_id, by)
-            stored = _insert_table(conn, row, keys, events or [])
+                check_organiser(conn, meet_id, by)
+            stored = insert_table(conn, row, keys, events or [])
             if meet_id is not None:
-                _join_meet(conn, meet_id, stored.id)
+                join_meet(conn, meet_id, stored.id)
             return stored
 
     def exists(self, public_id: str) -> bool:
@@ -267,17 +218,16 @@ class SqliteStore:
             ).fetchone()
         if row is None:
             raise NotFound("table/not_found")
-        return _table(row)
+        return table_of(row)
 
     def list_tables(self) -> list[tuple[TableRow, int]]:
-        columns = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))
         with self._connect() as conn:
             rows = conn.execute(
-                f"SELECT {columns}, COALESCE(MAX(e.seq), 0)"
+                f"SELECT {prefixed(TABLE_COLUMNS, 't')}, COALESCE(MAX(e.seq), 0)"
                 " FROM tables t LEFT JOIN events e ON e.table_id = t.id"
                 " GROUP BY t.id ORDER BY t.created_at DESC, t.id DESC"
             ).fetchall()
-        return [(_table(r[:7]), int(r[7])) for r in rows]
+        return [(table_of(r[:7]), int(r[7])) for r in rows]
 
     # --- events ---------------------------------------------------------------------------
 
@@ -325,7 +275,7 @@ class SqliteStore:
                         table_id,
                         event.seq,
                         event.kind,
-                        _dump(event.payload),
+                        dump(event.payload),
                         event.created_at,
                         event.actor,
                         table_id,
@@ -424,174 +374,6 @@ class SqliteStore:
             ).fetchall()
         return figures_pair(seq, [FiguresRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows])
 
-    # --- meets ----------------------------------------------------------------------------
-
-    def insert_meet(self, row: MeetRow, tables: Sequence[TableBundle] = ()) -> MeetRow:
-        with self._write() as conn:
-            table_ids = [_insert_table(conn, *bundle).id for bundle in tables]
-            try:
-                cur = conn.execute(
-                    "INSERT INTO meets (public_id, title, date, created_at, scoring,"
-                    " organiser_hash) VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        row.public_id,
-                        row.title,
-                        row.date,
-                        row.created_at,
-                        json.dumps(row.scoring, ensure_ascii=False),
-                        row.organiser_hash,
-                    ),
-                )
-            except sqlite3.IntegrityError:
-                raise InvalidAction("import/exists", public_id=row.public_id) from None
-            meet_id = int(cur.lastrowid or 0)
-            conn.executemany(
-                "INSERT INTO meet_tables (table_id, meet_id, position) VALUES (?, ?, ?)",
-                [(table_id, meet_id, n) for n, table_id in enumerate(table_ids, 1)],
-            )
-        return dataclasses.replace(row, id=meet_id)
-
-    def get_meet(self, public_id: str) -> MeetRow:
-        with self._connect() as conn:
-            row = conn.execute(
-                f"SELECT {MEET_COLUMNS} FROM meets WHERE public_id = ?", (public_id,)
-            ).fetchone()
-        if row is None:
-            raise NotFound("meet/not_found")
-        return _meet(row)
-
-    def list_meets(self) -> list[MeetRow]:
-        with self._connect() as conn:
-            rows = conn.execute(
-                f"SELECT {MEET_COLUMNS} FROM meets ORDER BY date DESC, created_at DESC, id DESC"
-            ).fetchall()
-        return [_meet(r) for r in rows]
-
-    def update_meet(
-        self,
-        meet_id: int,
-        *,
-        by: str | None,
-        title: str | None = None,
-        date: str | None = None,
-        scoring: dict[str, Any] | None = None,
-        organiser_hash: str | None = None,
-    ) -> None:
-        changes = {
-            "title": title,
-            "date": date,
-            "scoring": None if scoring is None else json.dumps(scoring, ensure_ascii=False),
-            "organiser_hash": organiser_hash,
-        }
-        given = {k: v for k, v in changes.items() if v is not None}
-        with self._write() as conn:
-            _check_organiser(conn, meet_id, by)
-            if organiser_hash is not None:  # the key it replaces is remembered, in this write
-                old, replaced = conn.execute(
-                    "SELECT organiser_hash, replaced FROM meets WHERE id = ?", (meet_id,)
-                ).fetchone()
-                given["replaced"] = json.dumps(replaced_after(old, json.loads(replaced)))
-            if given:
-                columns = ", ".join(f"{k} = ?" for k in given)
-                conn.execute(f"UPDATE meets SET {columns} WHERE id = ?", (*given.values(), meet_id))
-
-    def meet_tables(self, meet_id: int) -> list[tuple[TableRow, int]]:
-        columns = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))
-        with self._connect() as conn:
-            rows = conn.execute(
-                f"SELECT {columns}, (SELECT COALESCE(MAX(seq), 0) FROM events e"
-                "  WHERE e.table_id = t.id)"
-                " FROM meet_tables m JOIN tables t ON t.id = m.table_id"
-                " WHERE m.meet_id = ? ORDER BY m.position",
-                (meet_id,),
-            ).fetchall()
-        return [(_table(r[:7]), int(r[7])) for r in rows]
-
-    def add_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> None:
-        with self._write() as conn:
-            _check_organiser(conn, meet_id, by)
-            if conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
-                raise NotFound("table/not_found")
-            _join_meet(conn, meet_id, table_id)
-
-    def remove_meet_table(self, meet_id: int, table_id: int, *, by: str | None) -> bool:
-        with self._write() as conn:
-            _check_organiser(conn, meet_id, by)
-            cur = conn.execute(
-                "DELETE FROM meet_tables WHERE meet_id = ? AND table_id = ?", (meet_id, table_id)
-            )
-            return cur.rowcount == 1
-
-    def meet_of(self, table_id: int) -> MeetRow | None:
-        columns = ", ".join(f"m.{c.strip()}" for c in MEET_COLUMNS.split(","))
-        with self._connect() as conn:
-            row = conn.execute(
-                f"SELECT {columns} FROM meets m JOIN meet_tables mt ON mt.meet_id = m.id"
-                " WHERE mt.table_id = ?",
-                (table_id,),
-            ).fetchone()
-        return None if row is None else _meet(row)
-
-
-def _insert_table(
-    conn: sqlite3.Connection, row: TableRow, keys: list[KeyRow], events: list[EventRow]
-) -> TableRow:
-    try:
-        cur = conn.execute(
-            "INSERT INTO tables (public_id, kind, title, created_at, setup, rules_version)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                row.public_id,
-                row.kind,
-                row.title,
-                row.created_at,
-                json.dumps(row.setup, ensure_ascii=False),
-                row.rules_version,
-            ),
-        )
-    except sqlite3.IntegrityError:  # the same public id, even from another process
-        raise InvalidAction("import/exists", public_id=row.public_id) from None
-    table_id = int(cur.lastrowid or 0)
-    conn.executemany(
-        "INSERT INTO keys (table_id, role, key_hash, created_at, revoked_at)"
-        " VALUES (?, ?, ?, ?, ?)",
-        [(table_id, k.role, k.key_hash, k.created_at, k.revoked_at) for k in keys],
-    )
-    conn.executemany(
-        "INSERT INTO events (table_id, seq, kind, payload, created_at, actor)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        [(table_id, e.seq, e.kind, _dump(e.payload), e.created_at, e.actor) for e in events],
-    )
-    return dataclasses.replace(row, id=table_id)
-
-
-def _join_meet(conn: sqlite3.Connection, meet_id: int, table_id: int) -> None:
-    """Inside the write: the table takes the meet's next place (one meet per table)."""
-    try:
-        conn.execute(
-            "INSERT INTO meet_tables (table_id, meet_id, position) SELECT ?, ?,"
-            " COALESCE(MAX(position), 0) + 1 FROM meet_tables WHERE meet_id = ?",
-            (table_id, meet_id, meet_id),
-        )
-    except sqlite3.IntegrityError:
-        raise InvalidAction("meet/table_taken") from None
-
-
-def _check_organiser(conn: sqlite3.Connection, meet_id: int, by: str | None) -> None:
-    """Inside the write: the meet exists and, given ``by``, it is the organiser's key hash."""
-    row = conn.execute("SELECT organiser_hash FROM meets WHERE id = ?", (meet_id,)).fetchone()
-    if row is None:
-        raise NotFound("meet/not_found")
-    if by is not None and not hmac.compare_digest(row[0], by):
-        raise Forbidden("meet/forbidden")
-
-
-def _meet(row: tuple[Any, ...]) -> MeetRow:
-    return MeetRow(
-        row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6],
-        tuple(json.loads(row[7])),
-    )  # fmt: skip
-
 
 def _live_key(conn: sqlite3.Connection, table_id: int, key_hash: str, role: str) -> bool:
     hit = conn.execute(
@@ -600,23 +382,3 @@ def _live_key(conn: sqlite3.Connection, table_id: int, key_hash: str, role: str)
         (table_id, key_hash, role),
     )
     return hit.fetchone() is not None
-
-
-def _run_script(conn: sqlite3.Connection, script: str) -> None:
-    """Run ``;``-separated statements inside the caller's transaction (``executescript``
-    would commit it first)."""
-    for statement in script.split(";"):
-        if statement.strip():
-            conn.execute(statement)
-
-
-def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
-    return any(r[1] == column for r in conn.execute(f"PRAGMA table_info({table})"))
-
-
-def _dump(payload: dict[str, Any] | None) -> str | None:
-    return None if payload is None else json.dumps(payload, ensure_ascii=False)
-
-
-def _table(row: tuple[Any, ...]) -> TableRow:
-    return TableRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), int(row[6]))

@@ -94,7 +94,7 @@ def test_release_0_1_fixture_is_a_version_0_file_with_the_key_hash_on_the_table(
 
 
 def test_migration_sets_schema_version_and_application_id(migrated: Path) -> None:
-    assert pragma(migrated, "user_version") == sqlite_store.SCHEMA_VERSION == 5
+    assert pragma(migrated, "user_version") == sqlite_store.SCHEMA_VERSION == 6
     assert pragma(migrated, "application_id") == APPLICATION_ID
 
 
@@ -419,4 +419,75 @@ def test_a_schema_4_file_keeps_its_events_and_remembers_replaced_organiser_keys(
         assert meets.info(pid).title == "Old night"
     finally:
         service.store.close()
-    assert pragma(path, "user_version") == sqlite_store.SCHEMA_VERSION == 5
+    assert pragma(path, "user_version") == sqlite_store.SCHEMA_VERSION
+
+
+# --- schema 5 → 6: a meet's tables played on paper ------------------------------------------
+
+
+def test_a_schema_5_file_keeps_its_meets_and_tables_and_takes_paper_tables(
+    tmp_path: Path,
+) -> None:
+    """Migration step 5: a file written before tables played on paper opens with its events
+    and their tables as they were, and an event of it then takes paper tables and their
+    result logs."""
+    from aids.store.base import PaperEntry, PaperRow
+
+    path = tmp_path / "v5.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        sqlite_store.SCHEMA
+        + sqlite_store.KEYS
+        + sqlite_store.MEETS
+        + sqlite_store.FIGURES
+        + sqlite_store.MEETS_REPLACED
+    )
+    conn.execute(
+        "INSERT INTO tables (public_id, kind, title, created_at, setup, rules_version)"
+        " VALUES ('v5-table-0123456789abcdef', 'derby', '古い卓', '2026-11-01', '{}', 1)"
+    )
+    conn.execute(
+        "INSERT INTO meets (public_id, title, date, created_at, scoring, organiser_hash,"
+        " replaced) VALUES ('v5-meet-0123456789abcdefg', '秋の夜', '2026-11-01', '2026-11-01',"
+        ' \'{"rule": "placing", "points": [3, 2, 1]}\', ?, ?)',
+        (hash_key("organiser"), json.dumps([hash_key("older")])),
+    )
+    conn.execute("INSERT INTO meet_tables (table_id, meet_id, position) VALUES (1, 1, 1)")
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 5")
+    conn.commit()
+    conn.close()
+    old = {name: read(path, f"SELECT * FROM {name}") for name in ("tables", "meets", "meet_tables")}
+    store = SqliteStore(path)
+    try:
+        meet = store.get_meet("v5-meet-0123456789abcdefg")
+        assert meet.title == "秋の夜" and meet.replaced == (hash_key("older"),)
+        assert [t.title for t, _ in store.meet_tables(meet.id)] == ["古い卓"]
+        assert store.meet_papers(meet.id) == []
+        row = PaperRow(0, "v5-paper-0123456789abcdef", "derby", "紙の卓", "2026-11-02", {})
+        paper = store.insert_paper(meet.id, row, by=hash_key("organiser"))
+        entry = PaperEntry(1, "entered", {"places": [1, 2]}, None, "organiser", "2026-11-02")
+        store.append_paper(meet.id, paper.id, 0, [entry], by=hash_key("organiser"))
+        assert store.meet_papers(meet.id) == [(paper, [entry])]
+    finally:
+        store.close()
+    assert pragma(path, "user_version") == sqlite_store.SCHEMA_VERSION == 6
+    assert {name: read(path, f"SELECT * FROM {name}") for name in old} == old
+    names = {r[0] for r in read(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"papers", "paper_entries"} <= names
+
+
+def test_a_new_file_has_the_same_tables_and_columns_as_a_migrated_one(
+    migrated: Path, tmp_path: Path
+) -> None:
+    """Every step's tables, as a new file gets them at once (``NEW_FILE``) and as a release
+    0.1 file gets them one migration at a time: the same tables with the same columns."""
+    fresh = tmp_path / "fresh.sqlite3"
+    SqliteStore(fresh).close()
+
+    def shape(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+        names = [r[0] for r in read(path, "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {n: read(path, f"PRAGMA table_info({n})") for n in sorted(names)}
+
+    assert shape(fresh) == shape(migrated)
+    assert {"papers", "paper_entries"} <= set(shape(fresh))

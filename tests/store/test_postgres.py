@@ -18,9 +18,9 @@ import pytest
 
 from aids.core.errors import StaleState, StoreError
 from aids.store import open_store, shown
-from aids.store.base import EventRow, KeyRow, TableRow
+from aids.store.base import EventRow, KeyRow, PaperEntry, PaperRow, TableRow
 from aids.store.postgres import PostgresStore
-from aids.store.postgres_schema import LATEST, MIGRATIONS
+from aids.store.postgres_schema import LATEST, MIGRATIONS, SCHEMA_TABLE
 from aids.store.throwaway import free_port
 from tests.store.test_conformance import eventually
 
@@ -110,7 +110,48 @@ def test_a_database_at_version_1_is_migrated_and_keeps_its_tables(pg_url: str) -
         assert store.seen_seq(old.id) == 1
     finally:
         store.close()
-    assert [v for (v,) in rows(pg_url, "SELECT version FROM aids_schema")] == [1, 2, 3, 4, 5]
+    assert [v for (v,) in rows(pg_url, "SELECT version FROM aids_schema")] == [
+        v for v, _, _ in MIGRATIONS
+    ]
+
+
+def test_a_database_at_version_5_keeps_its_meets_and_takes_paper_tables(pg_url: str) -> None:
+    """Migration 6 on a database written before tables played on paper: its events and their
+    tables stay as they were, and an event then takes paper tables and their result logs."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(SCHEMA_TABLE)  # type: ignore[arg-type]
+        for version, name, ddl in MIGRATIONS[:5]:
+            conn.execute(ddl)  # type: ignore[arg-type]
+            conn.execute("INSERT INTO aids_schema (version, name) VALUES (%s, %s)", (version, name))
+        table_id = conn.execute(
+            "INSERT INTO tables (public_id, kind, title, created_at, setup)"
+            " VALUES ('old-table-0123456789abcde', 'derby', '古い卓', %s, '{}') RETURNING id",
+            (T0,),
+        ).fetchone()
+        meet_id = conn.execute(
+            "INSERT INTO meets (public_id, title, date, created_at, scoring, organiser_hash)"
+            " VALUES ('old-meet-0123456789abcdef', '秋の夜', '2026-11-30', %s, '{}', %s)"
+            " RETURNING id",
+            (T0, "cd" * 32),
+        ).fetchone()
+        assert table_id is not None and meet_id is not None
+        conn.execute(
+            "INSERT INTO meet_tables (table_id, meet_id, position) VALUES (%s, %s, 1)",
+            (table_id[0], meet_id[0]),
+        )
+    store = PostgresStore(pg_url)
+    try:
+        meet = store.get_meet("old-meet-0123456789abcdef")
+        assert [t.title for t, _ in store.meet_tables(meet.id)] == ["古い卓"]
+        assert store.meet_papers(meet.id) == []
+        row = PaperRow(0, "old-paper-0123456789abcde", "derby", "紙の卓", T0, {"seats": 2})
+        paper = store.insert_paper(meet.id, row, by="cd" * 32)
+        entry = PaperEntry(1, "entered", {"places": [1, 2]}, None, "organiser", T0)
+        store.append_paper(meet.id, paper.id, 0, [entry], by="cd" * 32)
+        assert store.meet_papers(meet.id) == [(paper, [entry])]
+    finally:
+        store.close()
+    assert rows(pg_url, "SELECT max(version) FROM aids_schema") == [(LATEST,)] == [(6,)]
 
 
 def test_a_database_from_a_newer_release_is_refused_untouched(pg_url: str) -> None:
