@@ -156,7 +156,9 @@ def ranking_of(places: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def places_follow(places: Sequence[int], ranking: Sequence[Sequence[int]], field: str) -> None:
+def places_follow(
+    places: Sequence[int], ranking: Sequence[Sequence[int]], field: str, names: Sequence[str]
+) -> None:
     """The places entered must be those the numbers give (``ranking``, from the game's own
     rule): else ``paper/places_follow`` naming the first seat whose place differs — a slip
     misread or a number written wrong, never silently put right."""
@@ -168,5 +170,5 @@ def places_follow(places: Sequence[int], ranking: Sequence[Sequence[int]], field
         above += len(group)
     for seat, (got, expected) in enumerate(zip(places, want, strict=True)):
         if got != expected:
-            raise RuleViolation("paper/places_follow", seat=seat + 1, place=got,
-                                expected=expected, field=field)  # fmt: skip
+            raise RuleViolation("paper/places_follow", seat=seat + 1, name=names[seat],
+                                place=got, expected=expected, field=field)  # fmt: skip

@@ -41,5 +41,5 @@ def paper_outcome(setup: DerbySetup, result: PaperResult, scored: bool) -> Outco
         return Outcome("paper", ranking_of(result.places), ())
     points = result.value("points")
     ranking = rank_by_score(points)
-    places_follow(result.places, ranking, "points")
+    places_follow(result.places, ranking, "points", tuple(p.name for p in setup.players))
     return Outcome("paper", ranking, points)

@@ -40,6 +40,7 @@ def paper_outcome(setup: EkidenSetup, result: PaperResult, scored: bool) -> Outc
     columns = result.value("column")
     for a, b in itertools.pairwise(ranking):
         if columns[b[0]] > columns[a[0]]:
-            raise RuleViolation("paper/places_follow", seat=b[0] + 1, place=result.places[b[0]],
+            raise RuleViolation("paper/places_follow", seat=b[0] + 1,
+                                name=setup.teams[b[0]].name, place=result.places[b[0]],
                                 expected=result.places[a[0]], field="column")  # fmt: skip
     return Outcome("paper", ranking, columns)

@@ -39,5 +39,5 @@ def paper_outcome(setup: GnSetup, result: PaperResult, scored: bool) -> Outcome:
         return Outcome("paper", ranking_of(result.places), ())
     money = result.value("money")
     ranking = rank_by_score(money)
-    places_follow(result.places, ranking, "money")
+    places_follow(result.places, ranking, "money", tuple(s.name for s in setup.stables))
     return Outcome("paper", ranking, money, (load().start_cash,) * len(money))
