@@ -25,7 +25,8 @@ own helpers:
 
 A playout ends when every car has arrived or ``CAP_ROUNDS`` (100) rounds on, when the race is
 ended as the referee ends it (``EndRace``) and the engine places the cars (``placings``).
-Exact figures: when at most one car is on the road (every place is fixed), and on small
+Exact figures: when at most one car is on the road (every place is fixed: ``decided``, so the
+table service shows them at once, never queued), and on small
 positions — few unseen cards, a short game, no reshuffle — where every order of the unseen
 cards and every sequence of the model's choices is enumerated (same model, same engine).
 
@@ -268,7 +269,11 @@ class RallyChances:
         return f"{colour.symbol} {player.name}" if colour else player.name
 
     def decided(self, state: RallyState) -> tuple[float, ...] | None:
-        return tuple(result(state)) if state.phase == "over" else None
+        """The figures once nothing is left to chance: the race is over, or at most one car
+        is still on the road (it can only come last), so a page shows them at once."""
+        if state.phase == "over" or state.players - len(state.arrived) <= 1:
+            return tuple(result(state))
+        return None
 
     # --- dealing what nobody has seen ---------------------------------------------------------
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from aids.games.base import VIEWER, Role
-from aids.games.chances import Estimate, Measure, PlayoutTooLong, estimate
+from aids.games.chances import Estimate, Measure, PlayoutTooLong, decided, estimate
 from aids.games.rally import GAME, engine
 from aids.games.rally.chances import (
     CAP_ROUNDS,
@@ -271,6 +271,23 @@ def test_places_already_settled_give_100_percent_from_the_playouts_too() -> None
     assert mc.value("place", 2) == 1.0 and mc.value("place", 0) == 2.0
     assert mc.error("place", 0) == 0.0
     assert mc.value("place", 1) + mc.value("place", 3) == pytest.approx(7.0)
+
+
+def test_once_one_car_is_left_on_the_road_the_figures_are_decided_at_once() -> None:
+    """A car arriving that leaves one on the road settles every place: ``decided`` gives the
+    figures (the table service then shows them without queueing a computation, so a page
+    never keeps the figure from before the arrival); with two on the road it does not."""
+    history = viewed(race(4, 13, rounds=5, teams=[0, 1, 0, 1]))
+    model = RallyChances(history)
+    two_left = replace(history[-1], arrived=(1, 2))
+    assert model.decided(two_left) is None and decided(model, two_left) is None
+    one_left = replace(history[-1], arrived=(1, 2, 0))
+    known = decided(model, one_left)
+    assert known is not None and known.exact and known.playouts == 0
+    assert [known.value("place", s) for s in range(4)] == [3.0, 1.0, 2.0, 4.0]
+    assert [known.value("first", s) for s in range(4)] == [0.0, 1.0, 0.0, 0.0]
+    assert [known.value("team_points", t) for t in range(2)] == [8.0 + 10.0, 15.0 + 5.0]
+    assert [known.value("team", t) for t in range(2)] == [0.0, 1.0]
 
 
 def test_the_last_car_on_the_road_is_placed_exactly() -> None:
