@@ -41,13 +41,17 @@ def paper_cards(papers: list[PaperStatus], first: int) -> None:
 
 
 def paper_tab(info: MeetInfo, key: str) -> None:
-    """The organiser's tab: a new paper table, then the result of the one chosen."""
+    """The organiser's tab: the result of the paper table chosen (what the organiser comes
+    for, once the tables exist), then the form for a new one."""
     st.caption(tr("meet.paper.hint"))
-    _new_paper(info, key)
     papers = meets().papers_of(info.public_id)
-    if not papers:
-        return
-    st.divider()
+    if papers:
+        _results(info, key, papers)
+    with st.expander(tr("meet.paper.add"), expanded=not papers):
+        _new_paper(info, key)
+
+
+def _results(info: MeetInfo, key: str, papers: list[PaperStatus]) -> None:
     current = lang()
     chosen = st.selectbox(
         tr("meet.paper.which"),
@@ -141,6 +145,8 @@ def _filled(raw: dict[str, list[object]], form: PaperForm) -> dict[str, list[obj
 
 
 def _confirm_and_remove(info: MeetInfo, key: str, status: PaperStatus) -> None:
+    """Confirm the result in force; remove the table (its result and log with it) only
+    after a second, explicit tap."""
     pid, seq = info.public_id, status.seq
     left, right = st.columns(2)
     if status.latest is not None and not status.confirmed:
@@ -149,10 +155,13 @@ def _confirm_and_remove(info: MeetInfo, key: str, status: PaperStatus) -> None:
             on_click=run_write,
             args=(lambda: meets().confirm_result(pid, key, status.public_id, expected_seq=seq),),
         )  # fmt: skip
-    right.button(
-        tr("meet.paper.remove"), key=f"meet_paper_remove_{status.public_id}",
-        on_click=run_write, args=(lambda: meets().remove_paper(pid, key, status.public_id),),
-    )  # fmt: skip
+    with right.popover(tr("meet.paper.remove")):
+        st.warning(tr("meet.paper.remove_warning", title=status.title))
+        st.button(
+            tr("meet.paper.remove_now"), key=f"meet_paper_remove_{status.public_id}",
+            on_click=run_write,
+            args=(lambda: meets().remove_paper(pid, key, status.public_id),),
+        )  # fmt: skip
 
 
 def _log(status: PaperStatus) -> None:
