@@ -1,0 +1,278 @@
+"""Read a phone photo of a filled result slip: find its corner markers and QR code, put the
+slip straight, and read every bubble against the paper's own brightness around it.
+
+The steps, each an OpenCV or numpy call over the whole image (no loops over pixels):
+
+1. decode the photo; refuse one too dark to read (``scan/too_dark``);
+2. find the four ArUco corner markers on a copy at most ``DETECT_SIDE`` pixels long; their
+   16 corners give the homography from slip points to photo pixels (``cv2.findHomography``);
+   with a marker missing, the QR code on the photo still says whether this is a slip at all
+   and whose (``scan/no_slip``, ``scan/payload``, ``scan/other_event``) before
+   ``scan/half_slip`` names the missing corners;
+3. read the QR code from the straightened code alone (zxing-cpp), else from the photo;
+4. straighten the slip at ``SCALE`` pixels per point (``cv2.warpPerspective``); estimate the
+   paper's brightness everywhere by a morphological closing (which keeps shadows' edges and
+   removes marks smaller than its kernel), so a pixel is ink when it is darker than the paper
+   *around it*: uneven light and shadows read the same as daylight;
+5. the coverage of each bubble's inside (``np.bincount`` over a label image of the layout's
+   circles) gives each row and field (``reading.read_row``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import zxingcpp
+
+from aids.core.errors import AidsError
+from aids.core.i18n import t
+from aids.print.slips import Layout, Payload, Shape, event_tag, layout_of, parse_payload
+from aids.scan.reading import INK, SlipReading, read_fields
+
+DETECT_SIDE = 1600  # markers are found on a copy this long at most: 9 mm ≥ 45 px
+SCALE = 2.2  # pixels per slip point in the straightened slip (6.2 px/mm)
+QR_SCALE = 4.0  # pixels per point for the straightened QR code (7 px per module)
+INNER = 0.8  # the share of a bubble's radius read (inside its printed circle)
+HOLE = 0.4  # the centre left out: every stroke through the circle crosses it
+SECTORS = 16  # of 22.5°: four of them, 90° apart, lie between a cross's arms
+DARK_PHOTO = 60  # the brightest 1 % of a photo below this: nothing can be read
+DARK_PAPER = 70  # the slip's paper below this (of 255) once found: too dark
+BLURRED_PHOTO = 5.0  # edge width (px, ≤ DETECT_SIDE copy) past which markers fail: blurred
+BLURRED_SLIP = 6.0  # edge width in the straightened slip past which bubbles blur together
+MAX_PIXELS = 60_000_000  # a photo larger than this is not a phone's
+QR = zxingcpp.BarcodeFormat.QRCode
+CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
+
+Image = npt.NDArray[Any]  # what OpenCV returns (its stubs say integer or floating)
+
+
+class PhotoRefused(AidsError):
+    """The photo cannot give a result: no slip, part of one, another event's, too dark or
+    too blurred (codes ``scan/…``; the message says what to do)."""
+
+
+class Corners:
+    """The corners missing from a photo, named in the reader's language."""
+
+    def __init__(self, missing: tuple[str, ...]) -> None:
+        self.missing = missing
+
+    def localized(self, lang: str) -> str:
+        return ("・" if lang == "ja" else ", ").join(t(f"scan.corner.{c}", lang)
+                                                     for c in self.missing)  # fmt: skip
+
+
+def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipReading:
+    """Read a photo (JPEG or PNG bytes) of a slip of event ``expected_event`` (any event when
+    None). The caller checks the table (``table_id``) and the check value against its own
+    ``slip_check(spec)``, and that the slip is not already confirmed.
+
+    Raises: ``PhotoRefused`` with ``scan/not_image``, ``scan/too_dark``, ``scan/no_slip``,
+    ``scan/half_slip``, ``scan/no_code``, ``scan/payload``, ``scan/other_event``,
+    ``scan/too_blurred``.
+    """
+    photo = decode(image_bytes)
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    small, shrink = _shrunk(gray)
+    if float(np.percentile(small[::4, ::4], 99)) < DARK_PHOTO:
+        raise PhotoRefused("scan/too_dark")
+    found = find_markers(small, shrink)
+    frame = layout_of(Shape(1, 1, ()))  # the markers and the QR code sit alike on every slip
+    if len(found) < 4:
+        code = _payload(zxing_text(small))
+        if code is not None:
+            _check_event(code, expected_event)
+        if edge_width(small) > BLURRED_PHOTO:
+            raise PhotoRefused("scan/too_blurred")
+        if code is None and not found:
+            raise PhotoRefused("scan/no_slip")
+        missing = tuple(c for i, c in enumerate(CORNERS) if i not in found)
+        raise PhotoRefused("scan/half_slip", missing=Corners(missing))
+    to_photo = homography(frame, found)
+    code = _payload(_qr_text(gray, frame, to_photo, QR_SCALE))
+    code = code or _payload(_qr_text(gray, frame, to_photo, 1.5 * QR_SCALE))
+    code = code or _payload(zxing_text(small))
+    if code is None:
+        blurred = edge_width(small) > BLURRED_PHOTO
+        raise PhotoRefused("scan/too_blurred" if blurred else "scan/no_code")
+    _check_event(code, expected_event)
+    shape = code.shape
+    lay = layout_of(shape)
+    size = (round(lay.width * SCALE), round(lay.height * SCALE))
+    to_slip = to_photo @ np.diag([1 / SCALE, 1 / SCALE, 1.0])
+    flat = cv2.warpPerspective(photo, to_slip, size, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+    flat_gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY)
+    paper = paper_brightness(flat_gray)
+    if float(np.median(paper[::8, ::8])) < DARK_PAPER:
+        raise PhotoRefused("scan/too_dark")
+    if edge_width(flat_gray) > BLURRED_SLIP:
+        raise PhotoRefused("scan/too_blurred")
+    coverage = bubble_coverage(flat_gray, paper, shape)
+    fields = read_fields(shape, lay.rows, coverage, to_photo)
+    return SlipReading(
+        event_tag=code.event_tag,
+        table_id=code.table_id,
+        check=code.check,
+        shape=shape,
+        fields=fields,
+        photo_size=(int(photo.shape[1]), int(photo.shape[0])),
+        to_photo=tuple(round(float(v), 9) for v in to_photo.ravel()),
+        scale=SCALE,
+        picture=flat,
+    )
+
+
+def decode(image_bytes: bytes) -> Image:
+    """The photo as BGR pixels, or ``scan/not_image``."""
+    if not isinstance(image_bytes, (bytes, bytearray)) or len(image_bytes) < 16:
+        raise PhotoRefused("scan/not_image")
+    data = np.frombuffer(image_bytes, dtype=np.uint8)
+    try:
+        photo = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    except cv2.error:
+        photo = None
+    if photo is None or photo.shape[0] * photo.shape[1] > MAX_PIXELS:
+        raise PhotoRefused("scan/not_image")
+    return photo
+
+
+def _shrunk(gray: Image) -> tuple[Image, float]:
+    longest = max(gray.shape[:2])
+    if longest <= DETECT_SIDE:
+        return gray, 1.0
+    factor = DETECT_SIDE / longest
+    small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    return small, 1 / factor
+
+
+@cache
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    return cv2.aruco.ArucoDetector(dictionary, params)
+
+
+def find_markers(small: Image, shrink: float) -> dict[int, npt.NDArray[np.float64]]:
+    """The corner markers found: id → its four corners in the full photo's pixels."""
+    corners, ids, _ = _detector().detectMarkers(small)
+    found: dict[int, npt.NDArray[np.float64]] = {}
+    if ids is None:
+        return found
+    for marker_id, points in zip(ids.ravel().tolist(), corners, strict=True):
+        if int(marker_id) in (0, 1, 2, 3) and int(marker_id) not in found:
+            found[int(marker_id)] = points.reshape(4, 2).astype(np.float64) * shrink
+    return found
+
+
+def homography(frame: Layout, found: dict[int, npt.NDArray[np.float64]]) -> npt.NDArray[np.float64]:
+    """Slip points → photo pixels, fitted to the 16 corners of the four markers."""
+    slip = np.array([c for m in frame.markers for c in m.corners()], dtype=np.float64)
+    photo = np.concatenate([found[m.id] for m in frame.markers])
+    h, _ = cv2.findHomography(slip, photo, 0)
+    if h is None:
+        raise PhotoRefused("scan/no_slip")
+    return np.asarray(h, dtype=np.float64)
+
+
+def zxing_text(gray: Image) -> str | None:
+    """The first QR code's text in ``gray``, if any."""
+    found = zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormats(QR))
+    return str(found[0].text) if found else None
+
+
+def _qr_text(
+    gray: Image, frame: Layout, to_photo: npt.NDArray[np.float64], scale: float
+) -> str | None:
+    """The QR code read from its square alone, straightened at ``scale`` pixels per point
+    (bicubic: measured, it reads codes of 3 px modules that bilinear loses)."""
+    x, y, side = frame.qr
+    room = side * 0.12  # the quiet zone is inside the code's square; a little more
+    n = round((side + 2 * room) * scale)
+    shift = np.array([[1 / scale, 0, x - room], [0, 1 / scale, y - room], [0, 0, 1]])
+    code = cv2.warpPerspective(gray, to_photo @ shift, (n, n),
+                               flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+                               borderValue=255)  # fmt: skip
+    return zxing_text(code)
+
+
+def _payload(text: str | None) -> Payload | None:
+    if text is None:
+        return None
+    try:
+        return parse_payload(text)
+    except AidsError:
+        raise PhotoRefused("scan/payload") from None
+
+
+def _check_event(code: Payload, expected: str | None) -> None:
+    if expected is not None and code.event_tag != event_tag(expected):
+        raise PhotoRefused("scan/other_event")
+
+
+def edge_width(gray: Image) -> float:
+    """How many pixels the picture's sharpest edges take to go from dark to light: the
+    contrast (1st to 99th percentile) over the steepest gradients (99.9th percentile, after
+    a slight smoothing so sensor noise does not count). About 3 for a sharp phone photo."""
+    smooth = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3) / 8
+    low, high = np.percentile(smooth[::2, ::2], [1, 99])  # every fourth pixel: enough
+    steepest = float(np.percentile(cv2.magnitude(gx, gy)[::2, ::2], 99.9))
+    return float(high - low) / max(steepest, 1e-3)
+
+
+def paper_brightness(gray: Image) -> npt.NDArray[np.float32]:
+    """The paper's brightness at every pixel: a closing (on a quarter-size copy, for speed)
+    wider than a filled bubble removes the marks and keeps the light's gradients."""
+    quarter = cv2.resize(gray, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+    closed = cv2.morphologyEx(quarter, cv2.MORPH_CLOSE, kernel)
+    closed = cv2.GaussianBlur(closed, (5, 5), 0)
+    paper = cv2.resize(closed, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.maximum(paper.astype(np.float32), 1.0)
+
+
+@cache
+def bubble_labels(shape: Shape) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """A label image of the straightened slip: the inside of bubble n (a ring from ``HOLE``
+    to ``INNER`` of its radius, inside its printed circle) cut in ``SECTORS`` sectors centred
+    on 0°, 22.5°, … (labels 16n + 1 … 16n + 16; elsewhere 0), and each label's pixel count."""
+    lay = layout_of(shape)
+    height, width = round(lay.height * SCALE), round(lay.width * SCALE)
+    bubbles = [b for row in lay.rows for b in row.bubbles]
+    owner = np.zeros((height, width), dtype=np.int32)
+    for n, b in enumerate(bubbles, start=1):  # once per shape: which bubble a pixel is near
+        centre = (round(b.x * SCALE * 16), round(b.y * SCALE * 16))
+        cv2.circle(owner, centre, round(b.r * INNER * SCALE * 16), n, -1, cv2.LINE_8, 4)
+    cx = np.array([0.0] + [b.x * SCALE for b in bubbles])
+    cy = np.array([0.0] + [b.y * SCALE for b in bubbles])
+    rr = np.array([1.0] + [b.r * SCALE for b in bubbles])
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float64)
+    dx, dy = xx - cx[owner] + 0.5, yy - cy[owner] + 0.5
+    sector = np.floor(np.mod(np.arctan2(dy, dx) + np.pi / SECTORS, 2 * np.pi)
+                      / (2 * np.pi / SECTORS)).astype(np.int32) % SECTORS  # fmt: skip
+    inside = (owner > 0) & (np.hypot(dx, dy) >= HOLE * rr[owner])
+    labels = np.where(inside, (owner - 1) * SECTORS + sector + 1, 0).astype(np.int32)
+    counts = np.bincount(labels.ravel(), minlength=len(bubbles) * SECTORS + 1)
+    return labels, counts.astype(np.float64)
+
+
+def bubble_coverage(
+    gray: Image, paper: npt.NDArray[np.float32], shape: Shape
+) -> npt.NDArray[np.float64]:
+    """Each bubble's fill (in layout order): the coverage by ink (pixels darker than the
+    paper by ``INK``) of its least covered four sectors 90° apart (of 16). A fill covers
+    every sector; a cross through the circle, the slip's way to cancel, leaves the four
+    between its arms nearly empty, whichever way it is turned (measured: see ``reading``)."""
+    labels, counts = bubble_labels(shape)
+    ink = (gray.astype(np.float32) < paper * (1 - INK)).ravel()
+    inked = np.bincount(labels.ravel(), weights=ink, minlength=len(counts))
+    cover = (inked[1:] / np.maximum(counts[1:], 1.0)).reshape(-1, SECTORS)
+    quarters = cover.reshape(-1, 4, SECTORS // 4).mean(axis=1)  # [k, k+4, k+8, k+12]
+    return np.asarray(quarters.min(axis=1), dtype=np.float64)
