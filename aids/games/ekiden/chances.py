@@ -183,7 +183,19 @@ class EkidenChances:
         return team_label(state, measure.index)
 
     def decided(self, state: EkidenState) -> tuple[float, ...] | None:
-        return tuple(result(state)) if engine.is_over(state) else None
+        """The figures when nothing is left to chance: the relay over, or every place fixed
+        already — each piece more columns ahead of the next than the legs left could close,
+        each leg at most the farthest step forward of a runner the model may draw (the
+        pool) for the one behind and the farthest step back for the one ahead."""
+        if not engine.is_over(state):
+            pool = runner_pool(state)
+            reach = (load().legs - state.leg + 1) * (
+                max(r.up for r in pool) + max(r.down for r in pool)
+            )
+            columns = [state.places[team].column for team in engine.standings(state)]
+            if any(ahead - behind <= reach for ahead, behind in itertools.pairwise(columns)):
+                return None
+        return tuple(result(state))
 
     # --- Monte Carlo ------------------------------------------------------------------------
 

@@ -144,6 +144,28 @@ def test_a_relay_already_won_before_the_last_leg_gives_100_percent_from_the_play
     assert exact.exact and exact.value("win", 0) == 1.0
 
 
+def test_a_relay_whose_every_place_is_fixed_is_decided_at_once() -> None:
+    """Chances (Ekiden): once every piece leads the next by more columns than the legs left
+    could close (each leg at most the farthest step forward and back of a runner seen at the
+    table), the figures are decided at once — no playouts, no enumeration, no queue — and
+    they are what the playouts say with no error; a leg sooner, one gap could close."""
+    state, legs = engine.initial_state(setup(3)), {}
+    fast, middle, slow = runner(6, up=9, down=0), runner(4, up=2, down=0), runner(2, up=0, down=1)
+    while state.leg < 10:
+        legs[state.leg] = viewed(state)
+        state = reveal(state, "o-o-x")  # three teams read ranks 1, 3, 5: o, o, x
+        for team in engine.standings(state)[::-1]:
+            state = run(state, team, (fast, middle, slow)[team])
+    model = GAME.chances(())
+    assert [p.column for p in legs[9].places] == [72, 16, -8]  # gaps 56, 24 > 2 legs × 10
+    assert model.decided(legs[8]) is None  # gap 21 <= 3 legs × 10
+    known = estimate(model, legs[9])
+    assert known.exact and known.playouts == 0
+    assert known.values == (1.0, 0.0, 0.0, 1.0, 2.0, 3.0)
+    sampled = estimate(model, legs[9], playouts=500, exact=False)
+    assert sampled.values == known.values and max(sampled.errors) == 0.0
+
+
 POSITIONS = {
     "3 teams, leg 10 before its card": (3, KINDS, 2, at(10)),
     "4 teams, leg 10 before its card": (4, KINDS[:2], 3, at(10)),
