@@ -1,15 +1,15 @@
 """A table played on paper: its result entered as the game's outcome, checked by the game.
 
 A game that can be played on paper says what its result asks (``PaperForm``: each seat's
-place, ties allowed or not, and any numbers the game keeps per seat, such as the Derby's
-points or the Grand National's money) and turns a checked ``PaperResult`` into the same
+place, ties allowed or not, and any numbers the game keeps per seat, such as points or
+money) and turns a checked ``PaperResult`` into the same
 ``Outcome`` a tracked table of that game ends with (``Game.paper_outcome``). The checks here
 are the ones every game shares: places are standard competition ranks (1, 2, 2, 4: two seats
 sharing 2nd leave no 3rd), a shared place only where the game allows one, and each number
 within its field's bounds. Each error names the field (``places[2]``, ``points[0]``) in the
 user's language, and a refused result changes nothing.
 
->>> form = PaperForm("derby", ("Aki", "Ben", "Chie"), True, (PaperField("points", 0, 20),))
+>>> form = PaperForm("heat", ("Aki", "Ben", "Chie"), True, (PaperField("points", 0, 20),))
 >>> result = PaperResult.from_dict({"places": [1, 3, 1], "points": [9, 2, 9]}, form)
 >>> result.places, result.value("points")
 ((1, 3, 1), (9, 2, 9))
