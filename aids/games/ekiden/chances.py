@@ -58,7 +58,6 @@ from aids.games.ekiden.fast import (
     STAY,
     FastRelay,
     Runners,
-    card_code,
 )
 from aids.games.ekiden.model import (
     MARKS,
@@ -73,11 +72,11 @@ from aids.games.ekiden.model import (
 Odds = tuple[tuple[int, tuple[float, ...]], ...]  # (leg rank given out, P(○), P(—), P(×))
 
 
-def played_runners(state: EkidenState, team: int | None = None) -> list[Runner]:
-    """The runners already run (finished legs, then this leg's), of one team or of all;
-    names dropped (they change nothing)."""
+def played_runners(state: EkidenState) -> list[Runner]:
+    """The runners already run (finished legs, then this leg's), names dropped (they change
+    nothing)."""
     entries = [e for leg in state.history for e in leg] + list(state.entries)
-    return [replace(e.runner, name="") for e in entries if team is None or e.team == team]
+    return [replace(e.runner, name="") for e in entries]
 
 
 def runner_pool(state: EkidenState) -> list[Runner]:
@@ -132,18 +131,23 @@ def fast_relay(state: EkidenState) -> FastRelay:
     entries = [e.runner for leg in state.history for e in leg] + [e.runner for e in state.entries]
     rostered = [r for roster in state.rosters if roster is not None for r in roster]
     runners = Runners(state.setup, [*pool, *entries, *rostered])
-    sums, cards, total = [], [], 0
+    cards = card_weights(state)
+    sums = list(itertools.accumulate(weight for _, weight in cards))
+    return FastRelay.of(state, runners, pool, (sums, [marks for marks, _ in cards]))
+
+
+def card_weights(state: EkidenState) -> list[tuple[list[int], int]]:
+    """Every card as the ranks given out read it (marks by row, other ranks —), with its
+    weight: the product of its marks' weights in ``mark_counts``."""
     counts = mark_counts(state)
+    out = []
     for combo in itertools.product(range(len(MARKS)), repeat=len(counts)):
-        marks = [STAY] * ROWS
-        weight = 1
+        marks, weight = [STAY] * ROWS, 1
         for (label, count), m in zip(counts, combo, strict=True):
             marks[label - 1] = m
             weight *= count[m]
-        total += weight
-        sums.append(total)
-        cards.append(marks)
-    return FastRelay.of(state, runners, pool, (sums, cards))
+        out.append((marks, weight))
+    return out
 
 
 def result(state: EkidenState) -> list[float]:
@@ -255,9 +259,11 @@ class EkidenChances:
         kinds = runner_kinds(relay)
         relay.pool = [code for code, _ in kinds]  # a run's option i: kind i
         odds = mark_odds(_public(state))
+        cards = card_weights(_public(state))
+        total = sum(weight for _, weight in cards)
         enumerate_ = _Enumeration(
             list(enumerate(chance for _, chance in kinds)),
-            [(card_code(marks), p) for marks, p in _cards(odds)],
+            [(int("".join(map(str, m)), 3), w / total) for m, w in cards],  # (code, chance)
             kinds,
             [p for _, p in odds],
             deadline,
@@ -289,19 +295,6 @@ def runner_kinds(relay: FastRelay) -> list[tuple[int, float]]:
 def _public(state: EkidenState) -> EkidenState:
     """``state`` with no roster at all: what the model may use, whoever's state it is given."""
     return replace(state, rosters=tuple(None for _ in range(state.teams)))
-
-
-def _cards(odds: Odds) -> list[tuple[tuple[Mark, ...], float]]:
-    """Every card as the ranks given out read it (other ranks "—"), with its chance."""
-    out = []
-    for combo in itertools.product(range(len(MARKS)), repeat=len(odds)):
-        marks: list[Mark] = ["-"] * ROWS
-        chance = 1.0
-        for (label, p), i in zip(odds, combo, strict=True):
-            marks[label - 1] = MARKS[i]
-            chance *= p[i]
-        out.append((tuple(marks), chance))
-    return out
 
 
 class _TooLate(Exception):
