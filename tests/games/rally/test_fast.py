@@ -130,6 +130,12 @@ def test_the_fast_path_agrees_with_the_engine_move_for_move_on_thousands_of_posi
     met: Counter[str] = Counter()
     checked = 0
     for state in positions(rng, 40):
+        met.update(f"preset {p.machine.text()}" for p in state.setup.players)
+        met["teams"] += bool(state.setup.teams)
+        met["strip"] += state.setup.board is helpers.STRIP
+        met["jammed car"] += engine.is_stuck(state, state.turn)
+        met["status"] += state.rain[state.turn] or state.engine[state.turn]
+        met["police"] += any(state.police)
         race = FastRally.of(state)
         assert race.fields() == fields(state)
         options = race.options() if state.phase != "over" else []
@@ -148,6 +154,9 @@ def test_the_fast_path_agrees_with_the_engine_move_for_move_on_thousands_of_posi
             met["choice"] += len(options) > 1
         checked += 1
     assert checked > 5_000
+    presets = [f"preset {m.text()}" for m in PRESETS]
+    situations = ("teams", "strip", "jammed car", "status", "police")
+    assert all(met[k] > 100 for k in (*presets, *situations)), met
     assert all(met[k] > 20 for k in ("draw", "travel", "attack", "defend", "ferry", "end")), met
     assert all(met[k] > 20 for k in ("reshuffle", "arrival", "over", "discard", "choice")), met
 
