@@ -15,7 +15,7 @@ import pytest
 from aids.games.base import VIEWER
 from aids.games.chances import PlayoutTooLong
 from aids.games.ekiden import GAME, engine
-from aids.games.ekiden.chances import fast_relay, result, runner_pool
+from aids.games.ekiden.chances import fast_relay, result
 from aids.games.ekiden.fast import (
     CARD_MARKS,
     PHASES,
@@ -66,7 +66,8 @@ def random_start(rng: random.Random) -> EkidenState:
 
 def typed_in(state: EkidenState) -> list[Runner]:
     """The runners the engine offers a team without a roster to type in."""
-    return runner_pool(engine.initial_state(state.setup))
+    probe = engine.apply(engine.initial_state(state.setup), Situation(1, ("-",) * 5))
+    return [a.runner for a in engine.legal_actions(probe) if isinstance(a, Run) and a.runner]
 
 
 def runners_of(state: EkidenState) -> Runners:
@@ -184,13 +185,15 @@ def card_weights(state: EkidenState) -> list[tuple[Situation, int]]:
     return out
 
 
-def replay(state: EkidenState, relay: FastRelay, floats: list[float]) -> EkidenState:
+def replay(state: EkidenState, floats: list[float]) -> EkidenState:
     """The playout whose random numbers were ``floats``, through the engine: a card is the
     first whose running sum of ``card_weights`` passes ``int(u * total)``, a runner the
-    ``int(u * size)``-th of the team's legal picks, or of the pool without a roster — the
-    model's draws, as it states them."""
+    ``int(u * size)``-th of the team's legal picks, or without a roster of the runners run
+    so far (before the first, the engine's typed-in ones) — the model's draws, as it states
+    them, read from the engine's state alone."""
     numbers = iter(floats)
-    pool = [relay.runners.cards[c] for c in relay.pool]
+    ran = [e.runner for leg in state.history for e in leg] + [e.runner for e in state.entries]
+    pool = [replace(r, name="") for r in ran] or typed_in(state)  # each as often as it ran
     running, total = [], 0
     for card, weight in card_weights(state):
         total += weight
@@ -222,7 +225,8 @@ def test_a_playout_is_a_whole_legal_engine_relay_with_the_same_result() -> None:
     for game in range(120):
         states = [random_start(rng)]
         typed = [random_runner(rng) for _ in range(rng.randint(1, 5))]
-        while not engine.is_over(states[-1]) and len(states) < rng.randint(1, 70):
+        stop = rng.randint(1, 70)  # states: from the start to the relay over
+        while not engine.is_over(states[-1]) and len(states) < stop:
             state = states[-1]
             if state.phase == "situation":
                 marks = tuple(rng.choice(MARKS) for _ in range(5))
@@ -247,7 +251,7 @@ def test_a_playout_is_a_whole_legal_engine_relay_with_the_same_result() -> None:
                 return floats[-1]
 
             relay.run(None, steps=1_000, pick=pick)
-            final = replay(start, fast_relay(start), floats)
+            final = replay(start, floats)
             assert relay.phase == PHASES["over"] and relay.result() == result(final)
 
 
