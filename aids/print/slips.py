@@ -55,6 +55,7 @@ PAYLOAD_RE = re.compile(
 # --- geometry (millimetres on the A5 page; the layout turns them into points, y down) -------
 MARKER = 9.0  # the ArUco markers' side: 6 × 6 cells of 1.5 mm
 MARKER_INSET = 6.0  # from the paper's edge: inside what office printers can print
+QUIET = 4.5  # white around a marker: text nearer merges with it in a blurred photo
 MARKER_IDS = (0, 1, 2, 3)  # top left, top right, bottom right, bottom left (ArUco 4x4_50)
 QR_SIDE = 30.0  # ≥ 20 mm (DESIGN.md); 60 characters are version 4 (M): 0.73 mm modules
 BODY_TOP, BODY_BOTTOM = 52.0, 192.0
@@ -286,7 +287,7 @@ def layout_of(shape: Shape) -> Layout:
         Marker(3, inset, h - inset - side, side),
     )
     qr_side = QR_SIDE * mm
-    qr = (w - inset - side - 2 * mm - qr_side, 6 * mm, qr_side)
+    qr = (w - inset - side - QUIET * mm - qr_side, 6 * mm, qr_side)
     blocks, rows = [], []
     height = _block_height(shape) * mm
     for player in range(shape.players):
@@ -346,7 +347,7 @@ def draw_slip(canvas: Canvas, spec: SlipSpec) -> None:
         _draw_marker(canvas, marker, h)
     qx, qy, qs = lay.qr
     draw_qr(canvas, payload(spec), qx, h - qy - qs, qs)
-    left = (MARKER_INSET + MARKER + 3) * mm
+    left = (MARKER_INSET + MARKER + QUIET) * mm
     width = qx - left - 2 * mm
     lang = spec.lang
     text(left, 7 * mm, t("scan.slip.title", lang), 8, width, colour=GREY)
@@ -362,7 +363,7 @@ def draw_slip(canvas: Canvas, spec: SlipSpec) -> None:
     for block in lay.blocks:
         _draw_block(canvas, spec, lay, block, text, h)
     foot = t("scan.slip.footer", lang, event=spec.event_title)
-    footer_left = (MARKER_INSET + MARKER + 3) * mm
+    footer_left = (MARKER_INSET + MARKER + QUIET) * mm
     text(footer_left, h - 13 * mm, foot, 6, lay.width - 2 * footer_left, 6 * mm,
          colour=GREY, lines=2)  # fmt: skip
     canvas.restoreState()

@@ -25,6 +25,7 @@ from aids.scan import Mark
 Image = npt.NDArray[np.uint8]
 PHONE = (1200, 1600)  # the smallest phone photo (width, height)
 FULL = (3000, 4000)
+SMALL = (900, 1200)  # smaller than a phone's: most of the tests' photos, to keep them quick
 Truth = dict[tuple[int, int | None], tuple[Mark, int | None]]
 
 
@@ -285,3 +286,24 @@ def specs() -> tuple[SlipSpec, ...]:
                  "en", ("Aki", "Ben", "Chie", "Dai", "Emi", "Fumi", "Gen"), 7,
                  (NumberField("Points", 2), NumberField("Stage wins", 1))),
     )  # fmt: skip
+
+
+Marks = dict[tuple[int, int | None, int | None], tuple[tuple[int, str], ...]]
+
+
+def marked(spec: SlipSpec, marks: Marks, seed: int = 0, size: tuple[int, int] = SMALL,
+           **options: object) -> bytes:  # fmt: skip
+    """A photo of ``spec``'s slip with exactly ``marks``: (player, field, digit) → the
+    values marked in that row, each ``"fill"`` or ``"cross"``; other rows left blank."""
+    rng = np.random.default_rng(seed)
+    dpi = 150 if size[1] <= 1200 else 200
+    image = rendered(spec, dpi).copy()
+    colour = _ink(rng)
+    for row in layout(spec).rows:
+        for value, how in marks.get((row.player, row.field, row.digit), ()):
+            bubble = row.bubbles[row.values.index(value)]
+            if how == "fill":
+                fill_mark(image, bubble, dpi / 72, rng, colour)
+            else:
+                cross_mark(image, bubble, dpi / 72, rng, colour)
+    return photograph(image, size, rng, **options)  # type: ignore[arg-type]

@@ -1,0 +1,160 @@
+"""Reading a slip's photo: each field's value or the reason it has none, where it is on the
+photo, and the photos refused with a message in both languages."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+import qrcode
+
+from aids.core.i18n import t
+from aids.print.slips import slip_check
+from aids.scan import Mark, PhotoRefused, read_slip
+from tests.scan.photos import (
+    EVENT,
+    OTHER_EVENT,
+    PHONE,
+    SMALL,
+    fill_slip,
+    marked,
+    photo,
+    photograph,
+    scene,
+    specs,
+)
+
+
+def refusal(jpeg: bytes, expected: str | None = EVENT) -> PhotoRefused:
+    with pytest.raises(PhotoRefused) as err:
+        read_slip(jpeg, expected_event=expected)
+    message = {lang: err.value.message(lang) for lang in ("ja", "en")}
+    assert message["ja"] != message["en"]
+    assert all(not m.startswith("errors.") for m in message.values())  # both catalogues
+    return err.value
+
+
+def test_a_filled_slip_reads_every_field_with_its_table_and_check() -> None:
+    spec = specs()[1]
+    shot = photo(spec, 7, size=PHONE, odd=0.0)
+    reading = read_slip(shot.jpeg, expected_event=EVENT)
+    assert (reading.table_id, reading.check) == (spec.table_id, slip_check(spec))
+    assert reading.shape == spec.shape
+    assert {(f.player, f.field): (f.status, f.value) for f in reading.fields} == shot.truth
+    assert reading.flagged == ()
+    assert all(f.confidence > 0.5 for f in reading.fields)
+
+
+def test_crossed_out_mark_is_not_a_fill() -> None:
+    """A cross through a circle (the slip's correction) is not read as a mark."""
+    spec = specs()[1]
+    marks = {
+        (0, None, None): ((3, "cross"), (2, "fill")),  # place 2, after crossing out 3
+        (0, 0, 0): ((0, "fill"),), (0, 0, 1): ((1, "fill"), (7, "cross")),
+        (0, 0, 2): ((5, "fill"),), (0, 0, 3): ((0, "cross"), (9, "fill")),
+        (1, None, None): ((1, "cross"),),  # crossed out and nothing filled: no value
+    }  # fmt: skip
+    for seed in range(3):
+        reading = read_slip(marked(spec, marks, seed), expected_event=EVENT)
+        assert (reading.reading(0).status, reading.reading(0).value) == (Mark.VALUE, 2)
+        assert reading.reading(0, 0).value == 159
+        assert reading.reading(1).status is not Mark.VALUE
+
+
+def test_two_fills_in_a_row_read_double_and_nothing_reads_empty() -> None:
+    spec = specs()[0]
+    marks = {(0, None, None): ((1, "fill"), (4, "fill")), (1, None, None): ((2, "fill"),)}
+    reading = read_slip(marked(spec, marks, 3), expected_event=EVENT)
+    assert reading.reading(0).status is Mark.DOUBLE
+    assert reading.reading(1).value == 2
+    assert reading.reading(2).status is Mark.EMPTY
+    assert reading.reading(2, 0).status is Mark.EMPTY
+    assert reading.reading(0).value is None
+
+
+def test_a_number_with_a_digit_left_blank_is_flagged_not_guessed() -> None:
+    spec = specs()[0]
+    marks = {(0, 0, 1): ((4, "fill"),), (0, 0, 2): ((5, "fill"),)}  # 45 without its 0
+    field = read_slip(marked(spec, marks, 4), expected_event=EVENT).reading(0, 0)
+    assert field.flagged and field.value is None
+    assert [r.status for r in field.rows] == [Mark.EMPTY, Mark.VALUE, Mark.VALUE]
+
+
+def test_flagged_fields_are_boxed_on_the_photo_and_on_the_straightened_slip() -> None:
+    spec = specs()[0]
+    marks = {(0, None, None): ((1, "fill"), (4, "fill")), (1, None, None): ((2, "fill"),)}
+    reading = read_slip(marked(spec, marks, 11), expected_event=EVENT)
+    assert reading.flagged[0] == reading.reading(0)
+    width, height = reading.photo_size
+    assert (width, height) == SMALL
+    for f in reading.fields:
+        assert all(0 <= x <= width and 0 <= y <= height for x, y in f.photo_box)
+    h = np.array(reading.to_photo).reshape(3, 3)
+    first = reading.flagged[0]
+    x0, y0, x1, _ = first.slip_box
+    corner = h @ np.array([x0, y0, 1.0])
+    assert np.allclose(corner[:2] / corner[2], first.photo_box[0], atol=0.1)
+    picture = cv2.imdecode(np.frombuffer(reading.rectified_png(), np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape[:2] == reading.picture.shape[:2]
+    red = (picture[:, :, 2] > 200) & (picture[:, :, 0] < 40) & (picture[:, :, 1] < 40)
+    s = reading.scale
+    assert red[round(y0 * s), round(x0 * s) : round(x1 * s)].mean() > 0.9  # its top edge
+
+
+def test_photo_of_something_else_is_no_slip() -> None:
+    assert refusal(scene(SMALL, 1)).code == "scan/no_slip"
+
+
+def test_photo_of_another_code_is_not_a_slip() -> None:
+    """A table sheet's QR code (a link) on the table: not a result slip."""
+    picture = cv2.imdecode(np.frombuffer(scene(SMALL, 2), np.uint8), cv2.IMREAD_COLOR)
+    code = qrcode.QRCode(border=4)
+    code.add_data("http://192.168.1.5:8501/?table=TaBlE3cdEfGhIjKlMnOpQrSt")
+    matrix = np.array(code.get_matrix(), dtype=np.uint8)
+    square = cv2.resize((1 - matrix) * 255, (360, 360), interpolation=cv2.INTER_NEAREST)
+    picture[300:660, 250:610] = square[:, :, None]
+    _, jpeg = cv2.imencode(".jpg", picture)
+    assert refusal(jpeg.tobytes()).code == "scan/payload"
+
+
+def test_half_a_slip_names_the_missing_corners() -> None:
+    rng = np.random.default_rng(5)
+    image, _, _ = fill_slip(specs()[1], 150, rng)
+    jpeg = photograph(image, SMALL, rng, turn=5, fraction=(0.85, 0.9), crop=0.45)
+    err = refusal(jpeg)
+    assert err.code == "scan/half_slip"
+    assert "bottom left" in err.message("en") and "右下" in err.message("ja")
+
+
+def test_another_events_slip_is_refused() -> None:
+    err = refusal(photo(specs()[2], 3, size=SMALL).jpeg, expected=OTHER_EVENT)
+    assert err.code == "scan/other_event"
+
+
+def test_any_event_is_read_when_none_is_expected() -> None:
+    assert read_slip(photo(specs()[2], 3, size=SMALL).jpeg).table_id == specs()[2].table_id
+
+
+def test_too_dark_photo_is_refused() -> None:
+    rng = np.random.default_rng(6)
+    image, _, _ = fill_slip(specs()[0], 150, rng)
+    assert refusal(photograph(image, SMALL, rng, light=0.15)).code == "scan/too_dark"
+
+
+def test_too_blurred_photo_is_refused() -> None:
+    rng = np.random.default_rng(7)
+    image, _, _ = fill_slip(specs()[0], 150, rng)
+    assert refusal(photograph(image, SMALL, rng, blur=(7.0, 7.0))).code == "scan/too_blurred"
+
+
+@pytest.mark.parametrize("data", [b"", b"not a photo at all, just text", b"\x89PNG\r\n\x1a\n" * 4])
+def test_a_file_that_is_not_a_photo_is_refused(data: bytes) -> None:
+    assert refusal(data).code == "scan/not_image"
+
+
+def test_every_refusal_has_a_message_in_both_languages() -> None:
+    codes = ["no_slip", "half_slip", "no_code", "payload", "other_event", "too_dark",
+             "too_blurred", "not_image"]  # fmt: skip
+    for code in codes:
+        for lang in ("ja", "en"):
+            assert t(f"errors.scan/{code}", lang) != f"errors.scan/{code}"
