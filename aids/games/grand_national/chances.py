@@ -12,7 +12,7 @@ state) to the engine's own end: four horses placed, or none left running — on 
   pace — the fastest speed whose turns to the finish, at handicap + speed lengths a turn, its
   speed points left would pay for — or one point faster or slower, uniformly at random,
   leaving out any speed after which it could not finish even at one point a turn; a horse
-  that cannot finish whatever it runs moves a uniformly random 1–8 (``fast.speeds``). It is
+  that cannot finish whatever it runs moves a uniformly random 1–8 (``fast_state.speeds``). It is
   re-planned every turn, so a handicap cut for running too free slows it from then on. It is
   never boxed, blocked or pulled up by choice; the engine still pulls up a horse that is
   lapped or out of speed points, and applies running too free and the turn order itself.
@@ -61,8 +61,8 @@ from aids.games.base import CHANCE
 from aids.games.chances import Measure, PlayoutTooLong, past
 from aids.games.grand_national import engine
 from aids.games.grand_national.describe import horse_label, stable_label
-from aids.games.grand_national.fast import MAX_STEPS, FastRace, speeds
-from aids.games.grand_national.fast_state import race_of
+from aids.games.grand_national.fast import MAX_STEPS, FastRace
+from aids.games.grand_national.fast_state import race_of, speeds
 from aids.games.grand_national.model import Action, BlindBet, GnState, Move, Start
 
 
@@ -78,7 +78,7 @@ class GnChances:
     exact_nodes = 2_000
     #: a playout's cap in engine steps (``PlayoutTooLong`` past it)
     max_steps = MAX_STEPS
-    #: the speeds a horse picks among (``fast.speeds``): ``rider`` or ``uniform``
+    #: the speeds a horse picks among (``fast_state.speeds``): ``rider`` or ``uniform``
     pacing = "rider"
 
     def __init__(self, history: Sequence[GnState] = ()) -> None:
@@ -153,7 +153,7 @@ class GnChances:
 
     def moves(self, state: GnState, horse: int) -> tuple[Move, ...]:
         """The moves ``horse`` picks among: straight on in its lane at each speed
-        ``fast.speeds`` gives for its handicap, lengths to the finish and points left."""
+        ``fast_state.speeds`` gives for its handicap, lengths to the finish and points left."""
         lengths = state.setup.track.finish - state.distance[horse]
         options = speeds(self.pacing, state.handicap[horse], lengths, state.speed_left(horse))
         forward, lane = state.handicap[horse], state.lane[horse]

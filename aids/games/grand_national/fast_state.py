@@ -1,11 +1,13 @@
 """Grand National's fast path (``FastRace``, ``aids.games.grand_national.fast``) to and from
 the engine: a state as a race (``race_of``), a race's state in the engine's names
 (``fields``, for the tests to compare field by field), a code as the engine's action
-(``to_engine_action``) and what the settlement pays (``payouts``), computed once per state.
+(``to_engine_action``) and what the settlement pays (``payouts``), computed once per state;
+and the model's pace (``speeds``): which speeds a horse due picks among.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from aids.games.grand_national import engine
@@ -16,6 +18,7 @@ from aids.games.grand_national.fast import (
     LANE_AT,
     OVER,
     PHASES,
+    RACE,
     RUN,
     SPIN,
     START,
@@ -37,15 +40,75 @@ from aids.games.grand_national.model import (
 )
 
 
+def speeds(pacing: str, handicap: int, lengths: int, points: int) -> list[int]:
+    """The speeds a horse due picks among, ``lengths`` from the finish with ``points`` speed
+    points left: ``uniform``, every legal speed (1–8, no more than it has left); ``rider``,
+    its even pace (``even_pace``) or one point either side, never one that leaves it unable
+    to finish (``can_finish``) — or every legal speed when it cannot finish whatever it runs.
+
+    >>> speeds("uniform", 3, 96, 5), speeds("rider", 6, 96, 60), speeds("rider", 3, 96, 60)
+    ([1, 2, 3, 4, 5], [7, 8], [4, 5, 6])
+    >>> speeds("rider", 1, 96, 60), speeds("rider", 0, 96, 60)  # slow; cannot finish
+    ([1, 2], [1, 2, 3, 4, 5, 6, 7, 8])
+    """
+    low, high = load().speed
+    legal = list(range(low, min(high, points) + 1))
+    pace = even_pace(handicap, lengths, points) if pacing == "rider" else None
+    if pace is None:
+        return legal
+    near = [
+        s
+        for s in legal
+        if abs(s - pace) <= 1 and can_finish(handicap, lengths - handicap - s, points - s)
+    ]
+    return near or legal
+
+
+def even_pace(handicap: int, lengths: int, points: int) -> int | None:
+    """The fastest speed a horse could run every turn to the finish with its points: the
+    largest s (1–8) whose turns to cover ``lengths``, at handicap + s a turn, cost no more
+    than ``points``; None if not even 1 does.
+
+    >>> even_pace(6, 96, 60), even_pace(5, 96, 60), even_pace(3, 96, 60), even_pace(0, 96, 60)
+    (8, 7, 5, None)
+    """
+    low, high = load().speed
+    for s in range(high, low - 1, -1):
+        if handicap + s > 0 and s * -(-lengths // (handicap + s)) <= points:
+            return s
+    return None
+
+
+def can_finish(handicap: int, lengths: int, points: int) -> bool:
+    """Whether ``points`` can still carry a horse ``lengths`` to the finish: the fewest it
+    needs is one a turn (handicap + 1 lengths a turn).
+
+    >>> can_finish(3, 0, 0), can_finish(3, 8, 2), can_finish(3, 9, 2), can_finish(0, 5, 4)
+    (True, True, False, False)
+    """
+    return lengths <= 0 or points >= -(-lengths // (handicap + 1))
+
+
+def moves(pacing: str, code: int) -> list[tuple[int, int, int]]:
+    """The moves of a horse whose code is ``code`` (handicap << 20 | lengths to go << 10 |
+    speed points left): each (speed, lengths run, what its code loses)."""
+    handicap = code >> 20
+    return [
+        (s, handicap + s, ((handicap + s) << 10) + s)
+        for s in speeds(pacing, handicap, (code >> 10) & 1023, code & 1023)
+    ]
+
+
 def race_of(state: GnState, pacing: str = "rider") -> FastRace:
     """``state`` (a viewer's or the referee's) as a race; ``pacing``: the speeds a horse
-    picks among (``fast.speeds``: ``uniform`` or ``rider``)."""
+    picks among (``speeds``: ``uniform`` or ``rider``)."""
     d = load()
     race = FastRace.__new__(FastRace)
     setup, track, n = state.setup, state.setup.track, state.horses
     slots = d.horses
     race.horses, race.seats, race.pacing = n, state.seats, pacing
     race.table = TABLES.setdefault(pacing, {})
+    race.fill = partial(moves, pacing)
     race.phase = PHASES.index(state.phase)
     race.goings, race.tops = d.goings, d.tops
     race.going = -1 if state.going is None else d.goings.index(state.going)
@@ -81,6 +144,10 @@ def race_of(state: GnState, pacing: str = "rider") -> FastRace:
     race.cash = [float(engine.cash(state, s)) for s in range(race.seats)]
     race.prizes = d.prizes
     race.pay, race.paid = payouts(state), state.settled
+    race.key, race.codes, race.cap_run, race.first, race.spins = [], [], [], [], []
+    race.tail, race.free = 0, (0, 0, 0)
+    if race.phase >= RACE:
+        race.derive()
     return race
 
 

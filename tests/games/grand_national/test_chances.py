@@ -20,7 +20,7 @@ from aids.games.grand_national import GAME, engine
 from aids.games.grand_national.chances import GnChances, result
 from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import horse_label, stable_label
-from aids.games.grand_national.fast import speeds
+from aids.games.grand_national.fast_state import speeds
 from aids.games.grand_national.model import (
     Action,
     Bet,
@@ -83,7 +83,7 @@ def _horses(est: Estimate, group: str) -> list[float]:
 
 def test_the_model_moves_each_horse_straight_on_at_a_riders_pace_among_the_engines_moves() -> None:
     """Every step of a playout is one of the engine's legal actions: a move is one of the
-    engine's moves that keep the lane, at a speed the rider's pace allows (``fast.speeds``:
+    engine's moves that keep the lane, at a speed the rider's pace allows (``fast_state.speeds``:
     the even pace or one either side, never one that leaves the horse unable to finish); a
     spin is one of the engine's chance actions; no pull-up, card or boxed turn is chosen."""
     rng = random.Random(4)

@@ -17,8 +17,15 @@ import pytest
 from aids.games.base import CHANCE, REFEREE, VIEWER
 from aids.games.grand_national import GAME, engine
 from aids.games.grand_national.chances import result
-from aids.games.grand_national.fast import FastRace, can_finish, even_pace, speeds
-from aids.games.grand_national.fast_state import fields, race_of, to_engine_action
+from aids.games.grand_national.fast import FastRace
+from aids.games.grand_national.fast_state import (
+    can_finish,
+    even_pace,
+    fields,
+    race_of,
+    speeds,
+    to_engine_action,
+)
 from aids.games.grand_national.model import Action, BlindBet, GnState, Move, Spin, Start
 from tests.games.grand_national.test_chances_plain import game
 
