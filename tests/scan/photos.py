@@ -307,3 +307,27 @@ def marked(spec: SlipSpec, marks: Marks, seed: int = 0, size: tuple[int, int] = 
             else:
                 cross_mark(image, bubble, dpi / 72, rng, colour)
     return photograph(image, size, rng, **options)  # type: ignore[arg-type]
+
+
+def docs_images(folder: str) -> None:
+    """docs/img/slip-blank.png (the Japanese slip of six players, as printed) and
+    docs/img/slip-filled.png (a generated photo of it filled in, corrections included):
+    ``python -m tests.scan.photos docs/img``."""
+    from pathlib import Path
+
+    from PIL import Image as Picture
+
+    spec = specs()[0]
+    blank = cv2.cvtColor(rendered(spec, 110), cv2.COLOR_BGR2GRAY)
+    Picture.fromarray(blank).save(Path(folder) / "slip-blank.png", optimize=True)
+    shot = photo(spec, 2, size=(900, 1200), odd=0.2)
+    picture = cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    picture = cv2.resize(picture, (660, 880), interpolation=cv2.INTER_AREA)
+    rgb = Picture.fromarray(cv2.cvtColor(picture, cv2.COLOR_BGR2RGB))
+    rgb.quantize(colors=160).save(Path(folder) / "slip-filled.png", optimize=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    docs_images(sys.argv[1] if len(sys.argv) > 1 else "docs/img")
