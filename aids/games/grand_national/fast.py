@@ -32,6 +32,8 @@ RUN, FINISHED, PULLED = 0, 1, 4
 SPIN, GOING_AT, LANE_AT, START, BLIND_AT = 16, 32, 48, 64, 80
 #: a horse's order key: distance << 10 | (1023 − lane × 32 − horse), larger = further ahead
 KEY_BITS, KEY_LOW = 10, 1023
+#: a move of a horse: (speed, lengths run, what its code loses, what its order key gains)
+FastMove = tuple[int, int, int, int]
 
 
 class FastRace:
@@ -53,8 +55,8 @@ class FastRace:
     horses: int
     seats: int
     pacing: str
-    table: dict[int, list[tuple[int, int, int]]]  # a horse's code: its moves, filled by
-    fill: Callable[[int], list[tuple[int, int, int]]]  # ``fast_state.moves`` for ``pacing``
+    table: dict[int, list[FastMove]]  # a horse's code: its moves, filled by
+    fill: Callable[[int], list[FastMove]]  # ``fast_state.moves`` for ``pacing``
     phase: int
     goings: tuple[str, ...]
     tops: tuple[int, ...]
@@ -188,26 +190,32 @@ class FastRace:
         slots, prizes, tail = len(spin_groups), len(self.prizes), self.tail
         k1 = k2 = -2  # the keys of the leader and the second running; -2: to scan again
         tf_now = tf_any and rnd > 1
-        n_seq = len(seq)
-        due = next((x for x in seq[at:] if not moved[x] and not status[x]), -1)
+        n_seq, due = len(seq), -1
+        while at < n_seq and due < 0:  # the horse due: at ``seq[at]``
+            if not moved[seq[at]] and not status[seq[at]]:
+                due = seq[at]
+            else:
+                at += 1
+        ended = False
         while steps:
             if due >= 0:  # the move: handicap + speed lengths on, the speed struck off
                 h = due
                 moves = table.get(codes[h]) or table.setdefault(codes[h], self.fill(codes[h]))
                 if choose is None:
-                    speed, lengths, delta = moves[int(uniform() * len(moves))]
+                    speed, lengths, delta, ahead = moves[int(uniform() * len(moves))]
                 else:
                     index = choose([m[0] for m in moves])
                     if index < 0:
                         break
-                    speed, lengths, delta = moves[index]
+                    speed, lengths, delta, ahead = moves[index]
                 steps -= 1
                 codes[h] -= delta
                 here = dist[h] = dist[h] + lengths
                 old = key[h]
-                mine = key[h] = old + (lengths << KEY_BITS)
+                mine = key[h] = old + ahead
                 used[h] += speed
                 moved[h] = True
+                at += 1  # past it in ``seq``
                 if card_moved:
                     card_moved.discard(h)
                 if k1 >= 0:
@@ -223,6 +231,7 @@ class FastRace:
                     running.remove(h)
                     cap_run[h % slots] -= 1
                     k1 = -2
+                    ended = len(placed) >= prizes or not running
                 if here > lead:
                     lead = here
                     if lead - tail >= lap:  # someone may be lapped: look
@@ -233,12 +242,14 @@ class FastRace:
                             if key[x] in (k1, k2):
                                 k1 = -2
                         tail = min((dist[x] for x in running), default=lead)
+                        ended = ended or not running
                 if not status[h] and used[h] >= top:  # out of speed points
                     status[h] = PULLED
                     running.remove(h)
                     cap_run[h % slots] -= 1
                     k1 = -2
                     lead = max((dist[x] for x in (*running, *placed)), default=0)
+                    ended = ended or not running
                 if tf_now and len(running) > 1:
                     if k1 < 0:
                         k1, k2 = _top_two(key, running)
@@ -304,7 +315,7 @@ class FastRace:
                     at += 1
                 due = seq[at] if at < n_seq else -1
                 break
-            if len(placed) >= prizes or not running:
+            if ended:
                 self.phase = OVER
                 break
         self.round, self.cap, self.group, self.seq, self.at, self.lead, self.tail = (
@@ -401,7 +412,7 @@ class FastRace:
 
 
 #: per pacing: the moves by a horse's code (handicap << 20 | lengths to go << 10 | points left)
-TABLES: dict[str, dict[int, list[tuple[int, int, int]]]] = {}
+TABLES: dict[str, dict[int, list[FastMove]]] = {}
 
 
 def keys(dist: list[int], lane: list[int]) -> list[int]:

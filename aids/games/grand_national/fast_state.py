@@ -15,6 +15,7 @@ from aids.games.grand_national.data import load
 from aids.games.grand_national.fast import (
     BLIND_AT,
     GOING_AT,
+    KEY_BITS,
     LANE_AT,
     OVER,
     PHASES,
@@ -24,6 +25,7 @@ from aids.games.grand_national.fast import (
     START,
     STATUS,
     TABLES,
+    FastMove,
     FastRace,
     keys,
 )
@@ -89,12 +91,13 @@ def can_finish(handicap: int, lengths: int, points: int) -> bool:
     return lengths <= 0 or points >= -(-lengths // (handicap + 1))
 
 
-def moves(pacing: str, code: int) -> list[tuple[int, int, int]]:
+def moves(pacing: str, code: int) -> list[FastMove]:
     """The moves of a horse whose code is ``code`` (handicap << 20 | lengths to go << 10 |
-    speed points left): each (speed, lengths run, what its code loses)."""
+    speed points left): each (speed, lengths run, what its code loses, what its order key
+    gains)."""
     handicap = code >> 20
     return [
-        (s, handicap + s, ((handicap + s) << 10) + s)
+        (s, handicap + s, ((handicap + s) << 10) + s, (handicap + s) << KEY_BITS)
         for s in speeds(pacing, handicap, (code >> 10) & 1023, code & 1023)
     ]
 
