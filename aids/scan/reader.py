@@ -45,6 +45,7 @@ BLURRED_PHOTO = 0.70  # blur_ratio of the ≤ DETECT_SIDE copy where no slip was
 BLURRED_SLIP = 0.80  # blur_ratio of the straightened slip: above, bubbles blur together
 MAX_PIXELS = 60_000_000  # a photo larger than this is not a phone's
 QR = zxingcpp.BarcodeFormat.QRCode
+MISFIT = 0.2  # of a marker's side: the most a corner may stray from the fitted plane
 CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
 
 Image = npt.NDArray[Any]  # what OpenCV returns (its stubs say integer or floating)
@@ -72,8 +73,8 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
     ``slip_check(spec)``, and that the slip is not already confirmed.
 
     Raises: ``PhotoRefused`` with ``scan/not_image``, ``scan/too_dark``, ``scan/no_slip``,
-    ``scan/half_slip``, ``scan/no_code``, ``scan/payload``, ``scan/other_event``,
-    ``scan/too_blurred``.
+    ``scan/half_slip``, ``scan/not_flat``, ``scan/no_code``, ``scan/payload``,
+    ``scan/other_event``, ``scan/too_blurred``.
     """
     photo = decode(image_bytes)
     gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
@@ -95,7 +96,7 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
     to_photo = homography(frame, found)
     code = _payload(_qr_text(gray, frame, to_photo, QR_SCALE))
     code = code or _payload(_qr_text(gray, frame, to_photo, 1.5 * QR_SCALE))
-    code = code or _payload(zxing_text(small))
+    code = code or _payload(_qr_in_place(small, shrink, frame, to_photo))
     if code is None:
         blurred = blur_ratio(small) > BLURRED_PHOTO
         raise PhotoRefused("scan/too_blurred" if blurred else "scan/no_code")
@@ -170,10 +171,13 @@ def find_markers(small: Image, shrink: float) -> dict[int, npt.NDArray[np.float6
     found: dict[int, npt.NDArray[np.float64]] = {}
     for tolerant in (False, True):
         corners, ids, _ = _detector(tolerant).detectMarkers(small)
-        listed = [] if ids is None else ids.ravel().tolist()
+        listed = [int(i) for i in ([] if ids is None else ids.ravel().tolist())]
+        ours = [i for i in listed if i in (0, 1, 2, 3)]
+        if len(ours) != len(set(ours)):  # two slips' corners: which bubbles are whose?
+            raise PhotoRefused("scan/not_flat")
         for marker_id, points in zip(listed, corners, strict=True):
-            if int(marker_id) in (0, 1, 2, 3) and int(marker_id) not in found:
-                found[int(marker_id)] = points.reshape(4, 2).astype(np.float64) * shrink
+            if marker_id in (0, 1, 2, 3) and marker_id not in found:
+                found[marker_id] = points.reshape(4, 2).astype(np.float64) * shrink
         if len(found) == 4:
             break
     return found
@@ -183,10 +187,16 @@ def homography(frame: Layout, found: dict[int, npt.NDArray[np.float64]]) -> npt.
     """Slip points → photo pixels, fitted to the 16 corners of the four markers."""
     slip = np.array([c for m in frame.markers for c in m.corners()], dtype=np.float64)
     photo = np.concatenate([found[m.id] for m in frame.markers])
-    h, _ = cv2.findHomography(slip, photo, 0)
-    if h is None:
+    found_h, _ = cv2.findHomography(slip, photo, 0)
+    if found_h is None:
         raise PhotoRefused("scan/no_slip")
-    return np.asarray(h, dtype=np.float64)
+    h: npt.NDArray[np.float64] = np.asarray(found_h, dtype=np.float64)
+    fitted = cv2.perspectiveTransform(slip.reshape(-1, 1, 2), h).reshape(-1, 2)
+    side = float(np.mean(np.linalg.norm(photo - np.roll(photo.reshape(4, 4, 2), 1, axis=1)
+                                        .reshape(-1, 2), axis=1)))  # fmt: skip
+    if float(np.abs(fitted - photo).max()) > MISFIT * side:
+        raise PhotoRefused("scan/not_flat")  # a folded slip, or corners of two slips
+    return h
 
 
 def zxing_text(gray: Image) -> str | None:
@@ -208,6 +218,23 @@ def _qr_text(
                                flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
                                borderValue=255)  # fmt: skip
     return zxing_text(code)
+
+
+def _qr_in_place(
+    small: Image, shrink: float, frame: Layout, to_photo: npt.NDArray[np.float64]
+) -> str | None:
+    """The QR code read from the whole photo, if it lies where this slip's code is printed
+    (so the markers and the code are the same slip's)."""
+    found = zxingcpp.read_barcodes(small, formats=zxingcpp.BarcodeFormats(QR))
+    if not found:
+        return None
+    p = found[0].position
+    corners = [p.top_left, p.top_right, p.bottom_right, p.bottom_left]
+    centre = np.array([[[sum(c.x for c in corners) / 4, sum(c.y for c in corners) / 4]]])
+    x, y = cv2.perspectiveTransform(centre * shrink, np.linalg.inv(to_photo)).ravel()
+    qx, qy, side = frame.qr
+    inside = abs(x - qx - side / 2) < side / 4 and abs(y - qy - side / 2) < side / 4
+    return str(found[0].text) if inside else None
 
 
 def _payload(text: str | None) -> Payload | None:

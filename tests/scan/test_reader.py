@@ -83,7 +83,8 @@ def test_a_number_with_a_digit_left_blank_is_flagged_not_guessed() -> None:
 def test_flagged_fields_are_boxed_on_the_photo_and_on_the_straightened_slip() -> None:
     spec = specs()[0]
     marks = {(0, None, None): ((1, "fill"), (4, "fill")), (1, None, None): ((2, "fill"),)}
-    reading = read_slip(marked(spec, marks, 11), expected_event=EVENT)
+    jpeg = marked(spec, marks, 11)
+    reading = read_slip(jpeg, expected_event=EVENT)
     assert reading.flagged[0] == reading.reading(0)
     width, height = reading.photo_size
     assert (width, height) == SMALL
@@ -99,6 +100,11 @@ def test_flagged_fields_are_boxed_on_the_photo_and_on_the_straightened_slip() ->
     red = (picture[:, :, 2] > 200) & (picture[:, :, 0] < 40) & (picture[:, :, 1] < 40)
     s = reading.scale
     assert red[round(y0 * s), round(x0 * s) : round(x1 * s)].mean() > 0.9  # its top edge
+    shown = cv2.imdecode(np.frombuffer(reading.outlined_photo(jpeg), np.uint8), cv2.IMREAD_COLOR)
+    assert shown.shape[:2] == (SMALL[1], SMALL[0])
+    (px, py), (qx, qy) = first.photo_box[0], first.photo_box[1]
+    edge = shown[round((py + qy) / 2), round((px + qx) / 2)]  # the middle of its top edge
+    assert edge[2] > 150 and edge[0] < 90
 
 
 def test_photo_of_something_else_is_no_slip() -> None:
@@ -124,6 +130,16 @@ def test_half_a_slip_names_the_missing_corners() -> None:
     err = refusal(jpeg)
     assert err.code == "scan/half_slip"
     assert "bottom left" in err.message("en") and "右下" in err.message("ja")
+
+
+def test_two_slips_in_one_photo_are_refused() -> None:
+    rng = np.random.default_rng(8)
+    left, _, _ = fill_slip(specs()[0], 100, rng)
+    right, _, _ = fill_slip(specs()[1], 100, rng)
+    gap = np.full((left.shape[0], 40, 3), 90, np.uint8)
+    both = np.hstack([left, gap, right])
+    jpeg = photograph(both, (1600, 1200), rng, turn=3, fraction=(0.8, 0.85))
+    assert refusal(jpeg).code == "scan/not_flat"
 
 
 def test_another_events_slip_is_refused() -> None:
@@ -153,8 +169,8 @@ def test_a_file_that_is_not_a_photo_is_refused(data: bytes) -> None:
 
 
 def test_every_refusal_has_a_message_in_both_languages() -> None:
-    codes = ["no_slip", "half_slip", "no_code", "payload", "other_event", "too_dark",
-             "too_blurred", "not_image"]  # fmt: skip
+    codes = ["no_slip", "half_slip", "not_flat", "no_code", "payload", "other_event",
+             "too_dark", "too_blurred", "not_image"]  # fmt: skip
     for code in codes:
         for lang in ("ja", "en"):
             assert t(f"errors.scan/{code}", lang) != f"errors.scan/{code}"
