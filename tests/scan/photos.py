@@ -35,7 +35,8 @@ class Photo:
 
     jpeg: bytes
     truth: Truth
-    notes: tuple[str, ...]
+    notes: tuple[str, ...]  # the marks made: disc, scribble, partial, correct, double, empty
+    taken: tuple[str, ...] = ()  # how it was taken: turn, light, shadow, blur, jpeg
 
 
 @cache
@@ -185,7 +186,8 @@ def background(size: tuple[int, int], variant: int) -> Image:
     return np.clip(surface, 0, 255).astype(np.uint8)
 
 
-def _lighting(size: tuple[int, int], rng: np.random.Generator) -> npt.NDArray[np.float32]:
+def _lighting(size: tuple[int, int], rng: np.random.Generator,
+              log: list[str]) -> npt.NDArray[np.float32]:  # fmt: skip
     """A smooth gain across the picture (a lamp to one side), with perhaps a shadow: made at
     a sixteenth of the size and enlarged (it is smooth)."""
     w, h = size[0] // 16, size[1] // 16
@@ -193,8 +195,10 @@ def _lighting(size: tuple[int, int], rng: np.random.Generator) -> npt.NDArray[np
     angle = rng.uniform(0, 2 * math.pi)
     ramp = (xx / w - 0.5) * math.cos(angle) + (yy / h - 0.5) * math.sin(angle)
     low = rng.uniform(0.55, 0.95)
+    log.append(f"light {low:.2f}")
     gain = 1 - (1 - low) * (ramp + 0.7) / 1.4
     if rng.random() < 0.6:  # a shadow: a hand's or a phone's, its edge soft
+        log.append("shadow")
         a = rng.uniform(0, 2 * math.pi)
         edge = (xx / w - 0.5) * math.cos(a) + (yy / h - 0.5) * math.sin(a) - rng.uniform(0, 0.35)
         soft = rng.uniform(0.01, 0.06)
@@ -207,14 +211,17 @@ def _lighting(size: tuple[int, int], rng: np.random.Generator) -> npt.NDArray[np
 def photograph(slip: Image, size: tuple[int, int], rng: np.random.Generator, *,
                turn: float = 30.0, fraction: tuple[float, float] = (0.7, 0.92),
                blur: tuple[float, float] = (0.2, 1.0), quality: tuple[int, int] = (60, 92),
-               crop: float = 0.0, light: float = 1.0) -> bytes:  # fmt: skip
+               crop: float = 0.0, light: float = 1.0,
+               log: list[str] | None = None) -> bytes:  # fmt: skip
     """The slip laid on a table and photographed: ``turn`` degrees at most, filling a
     ``fraction`` of the frame's height, blurred by ``blur`` px (a range), JPEG at ``quality``;
     ``crop`` > 0 pushes the slip down out of the frame by that share of the frame's height;
-    ``light`` scales all the light."""
+    ``light`` scales all the light. What was done is appended to ``log``."""
+    log = [] if log is None else log
     w, h = size
     sh, sw = slip.shape[:2]
     angle = math.radians(rng.uniform(-turn, turn))
+    log.append(f"turn {abs(math.degrees(angle)):.1f}")
     corners = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], dtype=np.float32)
     rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
     for _ in range(60):
@@ -233,25 +240,32 @@ def photograph(slip: Image, size: tuple[int, int], rng: np.random.Generator, *,
     picture = background(size, int(rng.integers(0, 5))).copy()
     cv2.warpPerspective(paper, m, (w, h), dst=picture, flags=cv2.INTER_AREA,
                         borderMode=cv2.BORDER_TRANSPARENT)  # fmt: skip
-    gain = np.clip(_lighting(size, rng) * light * 255, 0, 255).astype(np.uint8)
+    gain = np.clip(_lighting(size, rng, log) * light * 255, 0, 255).astype(np.uint8)
     lit = cv2.multiply(picture, cv2.merge([gain, gain, gain]), scale=1 / 255)
-    lit = cv2.GaussianBlur(lit, (0, 0), rng.uniform(*blur))
+    sigma = rng.uniform(*blur)
+    log.append(f"blur {sigma:.2f}")
+    lit = cv2.GaussianBlur(lit, (0, 0), sigma)
     noise = np.empty((h, w), np.int16)
     cv2.setRNGSeed(int(rng.integers(0, 2**31)))  # OpenCV's own generator, seeded from ours
     cv2.randn(noise, 0, float(rng.uniform(1.5, 4.5)))  # the sensor's grain (luma)
     out = cv2.add(lit, cv2.merge([noise, noise, noise]), dtype=cv2.CV_8U)
-    ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(*quality))])
+    level = int(rng.integers(*quality))
+    log.append(f"jpeg {level}")
+    ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, level])
     assert ok
     return bytes(jpeg.tobytes())
 
 
 def photo(spec: SlipSpec, seed: int, size: tuple[int, int] = PHONE, odd: float = 0.06,
-          **options: float) -> Photo:  # fmt: skip
+          **options: object) -> Photo:  # fmt: skip
     """A filled slip's photo and its truth, from ``seed`` alone."""
     rng = np.random.default_rng(seed)
     dpi = 150 if size[1] <= 1200 else 200 if size[1] <= 2000 else 400
     image, truth, notes = fill_slip(spec, dpi, rng, odd)
-    return Photo(photograph(image, size, rng, **options), truth, tuple(notes))  # type: ignore[arg-type]
+    options.setdefault("blur", (0.2, 1.1 * size[1] / 1200))  # a blur in pixels grows with them
+    log: list[str] = []
+    jpeg = photograph(image, size, rng, log=log, **options)  # type: ignore[arg-type]
+    return Photo(jpeg, truth, tuple(notes), tuple(log))
 
 
 def scene(size: tuple[int, int], seed: int) -> bytes:

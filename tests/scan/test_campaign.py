@@ -15,6 +15,7 @@ CAMPAIGN += [(400 + s, FULL) for s in range(2)]
 
 def test_fields_read_right_and_no_wrong_value_unflagged() -> None:
     counts: Counter[str] = Counter()
+    taken: dict[str, list[float]] = {}
     slips = specs()
     for seed, size in CAMPAIGN:
         spec = slips[seed % len(slips)]
@@ -22,6 +23,12 @@ def test_fields_read_right_and_no_wrong_value_unflagged() -> None:
         reading = read_slip(shot.jpeg, expected_event=EVENT)
         assert reading.table_id == spec.table_id
         counts["photos"] += 1
+        counts.update(n for n in shot.notes if n in ("partial", "scribble", "correct"))
+        counts["shadowed"] += "shadow" in shot.taken
+        for item in shot.taken:
+            name, _, number = item.partition(" ")
+            if number:
+                taken.setdefault(name, []).append(float(number))
         for field in reading.fields:
             mark, value = shot.truth[(field.player, field.field)]
             counts["fields"] += 1
@@ -34,7 +41,8 @@ def test_fields_read_right_and_no_wrong_value_unflagged() -> None:
                 counts["wrong value unflagged"] += 1
             counts["flagged"] += field.flagged
     share = counts["right"] / counts["fields"]
-    print(f"\ncampaign: {dict(counts)}; right {share:.4%}")
+    ranges = {k: f"{min(v):g}-{max(v):g}" for k, v in taken.items()}
+    print(f"\ncampaign: {dict(counts)}; right {share:.4%}; ranges {ranges}")
     assert counts["photos"] >= 300
     assert counts["wrong value unflagged"] == 0
     assert share >= 0.995
