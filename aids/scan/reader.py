@@ -20,6 +20,7 @@ The steps, each an OpenCV or numpy call over the whole image (no loops over pixe
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from typing import Any
 
@@ -30,7 +31,7 @@ import zxingcpp
 
 from aids.core.errors import AidsError
 from aids.core.i18n import t
-from aids.print.slips import Layout, Payload, Shape, event_tag, layout_of, parse_payload
+from aids.print.slip_layout import Layout, Payload, Shape, event_tag, layout_of, parse_payload
 from aids.scan.reading import INK, SlipReading, read_fields
 
 DETECT_SIDE = 1600  # markers are found on a copy this long at most: 9 mm ≥ 45 px
@@ -124,6 +125,7 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
         photo_size=(int(photo.shape[1]), int(photo.shape[0])),
         to_photo=tuple(round(float(v), 9) for v in to_photo.ravel()),
         scale=SCALE,
+        photo_sha256=hashlib.sha256(image_bytes).hexdigest(),
         picture=flat,
     )
 

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from aids.print.slips import Row, Shape
+from aids.print.slip_layout import Row, Shape
 
 FILL = 0.42  # a fill, even a scribble or one that misses an edge, scores at least this
 CROSS = 0.36  # a cross with a pen up to 0.6 mm scores less than this
@@ -85,11 +85,12 @@ class FieldReading:
 
 @dataclass(frozen=True, slots=True)
 class SlipReading:
-    """A photo read: which slip (the table's id, the event's tag ``slips.event_tag``, the
-    check value, the shape), every field, and the pictures the
-    organiser needs: the photo's size, the homography from slip points to photo pixels
-    (row-major 3 × 3) and the slip straightened (``picture``, BGR, ``scale`` pixels per slip
-    point; ``rectified_png()`` outlines the flagged fields on it)."""
+    """A photo read: which slip (the table's id, the event's tag ``event_tag``, the check
+    value, the shape), every field, and what the organiser needs to see them: the photo's
+    size, the homography from slip points to photo pixels (row-major 3 × 3), the photo's
+    SHA-256 (kept with the result), and the slip straightened (``picture``, BGR, ``scale``
+    pixels per slip point). ``outlined_photo`` and ``rectified_png`` draw the flagged fields
+    on the photo and on the straightened slip."""
 
     table_id: str
     event_tag: str
@@ -99,6 +100,7 @@ class SlipReading:
     photo_size: tuple[int, int]
     to_photo: tuple[float, ...]
     scale: float
+    photo_sha256: str  # the photo's hash, to keep with the result it gave
     picture: npt.NDArray[Any] = field(repr=False, compare=False)
 
     @property

@@ -3,6 +3,8 @@ photo, and the photos refused with a message in both languages."""
 
 from __future__ import annotations
 
+import hashlib
+
 import cv2
 import numpy as np
 import pytest
@@ -42,6 +44,7 @@ def test_a_filled_slip_reads_every_field_with_its_table_and_check() -> None:
     assert reading.shape == spec.shape
     assert {(f.player, f.field): (f.status, f.value) for f in reading.fields} == shot.truth
     assert reading.flagged == ()
+    assert reading.photo_sha256 == hashlib.sha256(shot.jpeg).hexdigest()
     assert all(f.confidence > 0.5 for f in reading.fields)
 
 

@@ -8,6 +8,7 @@ import io
 
 import cv2
 import numpy as np
+import pypdfium2 as pdfium
 import pytest
 import zxingcpp
 from pypdf import PdfReader
@@ -104,6 +105,23 @@ def test_pdf_is_one_a5_page_per_slip_and_deterministic() -> None:
     assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (148, 210)
     text = pages[0].extract_text()
     assert "あき" in text and "結果票" in text and "得点" in text
+
+
+def test_a4_holds_two_slips_side_by_side_each_read_alone() -> None:
+    pdf = slips.slips_pdf(specs(), paper="a4")
+    pages = PdfReader(io.BytesIO(pdf)).pages
+    assert len(pages) == 2  # three slips: two, then one
+    box = pages[0].mediabox
+    assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (296, 210)
+    document = pdfium.PdfDocument(pdf)
+    sheet = document[0].render(scale=150 / 72).to_numpy()[:, :, :3].copy()
+    document.close()
+    half = sheet.shape[1] // 2
+    for spec, part in zip(specs(), (sheet[:, :half], sheet[:, half:]), strict=False):
+        framed = cv2.copyMakeBorder(np.ascontiguousarray(part), 40, 40, 40, 40,
+                                    cv2.BORDER_CONSTANT, value=(90, 90, 90))  # fmt: skip
+        _, png = cv2.imencode(".png", framed)
+        assert read_slip(png.tobytes()).table_id == spec.table_id
 
 
 def test_printed_qr_code_scans_to_the_payload() -> None:
