@@ -33,3 +33,18 @@ def test_a_half_width_is_reported_as_its_share_of_the_target() -> None:
         {"probability": 0.02 / TARGET_PROBABILITY, "rank": 1.0, "expected": 0.2}
     )
     assert "expected" not in widest(result, money=0)  # points: no target of their own
+
+
+@pytest.mark.parametrize(("kind", "baseline"), [("derby", "uniform"), ("rally", "model"),
+                                                ("gn", "model")])  # fmt: skip
+def test_the_plain_loop_plays_the_same_model_as_the_figures(kind: str, baseline: str) -> None:
+    """Issue 20: playouts per second against a plain loop over the engine under the same
+    model: uniform play where the model's players are uniform, else the model's own
+    reference playout on the engine (the rally's greedy driver, the Grand National's
+    riders), which always finishes a game."""
+    games = engines()
+    table = next(t for t in typical_tables(games) if t.kind == kind)
+    rows = bench_table(games[kind], table, 0.05, seed=3)
+    assert {r["baseline"] for r in rows} == {baseline}
+    if baseline == "model":
+        assert all(r["plain_per_second"] and r["ratio"] for r in rows)

@@ -6,10 +6,14 @@ positions of a typical table.
 Run with ``python -m aids.bench.chances`` (``aids bench`` prints the Derby's line). For each
 game and position it prints the playouts one second gives, the widest half-width of each
 kind of figure against its target, and the playouts per second against a plain loop over
-the engine's own ``legal_actions``/``apply`` from the same position (the referee's state:
-every card known; each actor's action uniform among its legal ones; "does not finish" where
-uniform play never ends a game), measured in the same run — the ratio is what to compare
-between runs on these shared machines.
+the engine's own ``legal_actions``/``apply`` from the same position under the same model,
+measured in the same run — the ratio is what to compare between runs on these shared
+machines. Where the model's players are uniformly random (the Derby, the Ekiden) the plain
+loop plays uniformly among the legal actions from the referee's state (every card known;
+"does not finish" where uniform play never ends a game in time); where they are not (the
+rally's greedy driver, the Grand National's riders) it is the model's own reference playout
+on the engine (``engine_playout``: the same deal and choices through ``legal_actions`` and
+``apply``, which the fast path is checked against).
 
 Positions come from one seeded random game per table (uniform legal actions, the referee
 recording): the start, the middle and 85 % of the way through its log, seen as every player
@@ -142,6 +146,21 @@ def plain_per_second(game: AnyGame, state: Any, seconds: float, seed: int = 5) -
     return finished / (time.perf_counter() - began)
 
 
+def model_per_second(model: Any, state: Any, seconds: float, seed: int = 5) -> float | None:
+    """Games per second of the model's own playouts on the engine (its choices through
+    ``legal_actions``/``apply``), where the model keeps that plain reference
+    (``engine_playout``: a model whose players are not uniformly random); else None."""
+    reference = getattr(model, "engine_playout", None)
+    if reference is None:
+        return None
+    rng = random.Random(seed)
+    finished, began = 0, time.perf_counter()
+    while time.perf_counter() - began < seconds or finished < 3:
+        reference(state, rng)
+        finished += 1
+    return finished / (time.perf_counter() - began)
+
+
 def widest(result: Estimate, money: float) -> dict[str, float]:
     """The widest half-width of each kind of figure, as a share of its target (1 = met)."""
     out: dict[str, float] = {}
@@ -170,7 +189,8 @@ def bench_table(game: AnyGame, table: Table, seconds: float, seed: int) -> list[
         estimate(model, history[-1], playouts=200, budget=seconds, exact=False)  # warm
         result = estimate(model, history[-1], playouts=10**7, budget=seconds, exact=False)
         pace = result.playouts / max(result.seconds, 1e-9)
-        plain = plain_per_second(game, states[end - 1], seconds)
+        on_engine = model_per_second(model, history[-1], seconds)
+        plain = on_engine or plain_per_second(game, states[end - 1], seconds)
         rows.append(
             {
                 "table": table.label,
@@ -180,6 +200,7 @@ def bench_table(game: AnyGame, table: Table, seconds: float, seed: int) -> list[
                 "per_second": pace,
                 "plain_per_second": plain,
                 "ratio": pace / plain if plain else None,
+                "baseline": "model" if on_engine else "uniform",
                 "of_target": widest(result, table.money),
             }
         )
@@ -201,8 +222,9 @@ def run(seconds: float = SECONDS, kinds: Sequence[str] = (), seed: int = 3) -> l
             rows.append(row)
             shares = ", ".join(f"{k} {v:.2f}" for k, v in sorted(row["of_target"].items()))
             plain = row["plain_per_second"]
+            loop = "the model on the engine" if row["baseline"] == "model" else "the plain loop"
             versus = (
-                f"{row['ratio']:6.1f}× the plain loop ({plain:,.0f}/s)"
+                f"{row['ratio']:6.1f}× {loop} ({plain:,.0f}/s)"
                 if plain
                 else "plain loop: random play does not finish"
             )

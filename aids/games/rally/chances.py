@@ -309,6 +309,13 @@ class RallyChances:
         rng.shuffle(cards)
         return self.deal(state, self.split(state, cards), rng.randrange(SEEDS))
 
+    def engine_playout(self, state: RallyState, rng: random.Random) -> RallyState:
+        """One game as ``playouts`` plays it, dealt by ``sample`` and driven on the engine
+        itself (``choices``, ``engine.apply``): the plain reference of the fast path, which
+        ``aids.bench.chances`` times it against."""
+        last_round = state.round + self.cap_rounds
+        return play_out(self.sample(state, rng), rng, last_round, self.max_steps)
+
     def playouts(
         self, state: RallyState, n: int, rng: random.Random, deadline: float | None = None
     ) -> list[list[float]]:
