@@ -92,6 +92,8 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
             raise PhotoRefused("scan/too_blurred")
         if code is None and not found:
             raise PhotoRefused("scan/no_slip")
+        if _in_frame(frame, found, gray.shape):  # there, but unreadable: not cut off
+            raise PhotoRefused("scan/too_blurred")
         missing = tuple(c for i, c in enumerate(CORNERS) if i not in found)
         raise PhotoRefused("scan/half_slip", missing=Corners(missing))
     to_photo = homography(frame, found)
@@ -199,6 +201,25 @@ def homography(frame: Layout, found: dict[int, npt.NDArray[np.float64]]) -> npt.
     if float(np.abs(fitted - photo).max()) > MISFIT * side:
         raise PhotoRefused("scan/not_flat")  # a folded slip, or corners of two slips
     return h
+
+
+def _in_frame(
+    frame: Layout, found: dict[int, npt.NDArray[np.float64]], shape: tuple[int, ...]
+) -> bool:
+    """Whether the markers not found would lie inside the photo, as the ones found place the
+    slip: then they are there but unreadable (blur, glare), not outside the picture."""
+    if not found:
+        return False
+    known = [m for m in frame.markers if m.id in found]
+    slip = np.array([c for m in known for c in m.corners()], dtype=np.float64)
+    photo = np.concatenate([found[m.id] for m in known])
+    h, _ = cv2.findHomography(slip, photo, 0)
+    if h is None:
+        return False
+    lost = np.array([[c for m in frame.markers if m.id not in found for c in m.corners()]])
+    x, y = cv2.perspectiveTransform(lost, h).reshape(-1, 2).T
+    height, width = shape[0], shape[1]
+    return bool((x > 0).all() and (x < width).all() and (y > 0).all() and (y < height).all())
 
 
 def zxing_text(gray: Image) -> str | None:
