@@ -141,7 +141,7 @@ def _draw_instruction(canvas: Canvas, spec: SlipSpec, text: Any, h: float) -> No
     filled = Bubble(x, y, RADIUS * mm)
     canvas.setFillColor(colors.black)
     canvas.circle(filled.x, h - filled.y, filled.r * 1.05, stroke=0, fill=1)
-    text(x + 3 * mm, top + 1.4 * mm, t("scan.slip.sample_fill", spec.lang), 7, 14 * mm)
+    text(x + 3.6 * mm, top + 1.4 * mm, t("scan.slip.sample_fill", spec.lang), 7, 14 * mm)
     crossed = Bubble(x + 19 * mm, y, RADIUS * mm)
     _circle(canvas, crossed, h)
     canvas.setStrokeColor(colors.black)
@@ -149,7 +149,7 @@ def _draw_instruction(canvas: Canvas, spec: SlipSpec, text: Any, h: float) -> No
     d = crossed.r * 1.5
     canvas.line(crossed.x - d, h - crossed.y - d, crossed.x + d, h - crossed.y + d)
     canvas.line(crossed.x - d, h - crossed.y + d, crossed.x + d, h - crossed.y - d)
-    text(crossed.x + 3 * mm, top + 1.4 * mm, t("scan.slip.sample_cross", spec.lang), 7,
+    text(crossed.x + 3.9 * mm, top + 1.4 * mm, t("scan.slip.sample_cross", spec.lang), 7,
          15 * mm)  # fmt: skip
 
 
