@@ -177,3 +177,14 @@ def test_every_refusal_has_a_message_in_both_languages() -> None:
     for code in codes:
         for lang in ("ja", "en"):
             assert t(f"errors.scan/{code}", lang) != f"errors.scan/{code}"
+
+
+@pytest.mark.parametrize("turn", [cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE])
+def test_a_slip_photographed_upside_down_or_sideways_reads_the_same(turn: int) -> None:
+    """The corner markers have identities: which corner is which never depends on the
+    photo's orientation."""
+    rng = np.random.default_rng(9)
+    image, truth, _ = fill_slip(specs()[1], 150, rng, odd=0.0)
+    size = SMALL if turn == cv2.ROTATE_180 else (SMALL[1], SMALL[0])
+    reading = read_slip(photograph(cv2.rotate(image, turn), size, rng), expected_event=EVENT)
+    assert {(f.player, f.field): (f.status, f.value) for f in reading.fields} == truth
