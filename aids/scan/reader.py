@@ -21,12 +21,14 @@ The steps, each an OpenCV or numpy call over the whole image (no loops over pixe
 from __future__ import annotations
 
 import hashlib
+import io
 from functools import cache
 from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
+import PIL.Image
 import zxingcpp
 
 from aids.core.errors import AidsError
@@ -45,6 +47,7 @@ DARK_PAPER = 70  # the slip's paper below this (of 255) once found: too dark
 BLURRED_PHOTO = 0.70  # blur_ratio of the ≤ DETECT_SIDE copy where no slip was found: blurred
 BLURRED_SLIP = 0.80  # blur_ratio of the straightened slip: above, bubbles blur together
 MAX_PIXELS = 60_000_000  # a photo larger than this is not a phone's
+MAX_BYTES = 40_000_000  # nor a file larger than this
 QR = zxingcpp.BarcodeFormat.QRCode
 MISFIT = 0.2  # of a marker's side: the most a corner may stray from the fitted plane
 CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
@@ -136,6 +139,8 @@ def decode(image_bytes: bytes) -> Image:
     """The photo as BGR pixels, or ``scan/not_image``."""
     if not isinstance(image_bytes, (bytes, bytearray)) or len(image_bytes) < 16:
         raise PhotoRefused("scan/not_image")
+    if len(image_bytes) > MAX_BYTES or _pixels(image_bytes) > MAX_PIXELS:
+        raise PhotoRefused("scan/not_image")  # measured from the header, before decoding
     data = np.frombuffer(image_bytes, dtype=np.uint8)
     try:
         photo = cv2.imdecode(data, cv2.IMREAD_COLOR)
@@ -144,6 +149,17 @@ def decode(image_bytes: bytes) -> Image:
     if photo is None or photo.shape[0] * photo.shape[1] > MAX_PIXELS:
         raise PhotoRefused("scan/not_image")
     return photo
+
+
+def _pixels(image_bytes: bytes) -> int:
+    """The pixels the file's header announces (Pillow reads only the header), so a small
+    file announcing a huge picture is refused before anything is allocated."""
+    try:
+        with PIL.Image.open(io.BytesIO(image_bytes)) as header:
+            width, height = header.size
+    except (OSError, ValueError, PIL.Image.DecompressionBombError):
+        return MAX_PIXELS + 1
+    return int(width) * int(height)
 
 
 def _shrunk(gray: Image) -> tuple[Image, float]:

@@ -4,6 +4,7 @@ photo, and the photos refused with a message in both languages."""
 from __future__ import annotations
 
 import hashlib
+import zlib
 
 import cv2
 import numpy as np
@@ -169,6 +170,14 @@ def test_too_blurred_photo_is_refused() -> None:
 @pytest.mark.parametrize("data", [b"", b"not a photo at all, just text", b"\x89PNG\r\n\x1a\n" * 4])
 def test_a_file_that_is_not_a_photo_is_refused(data: bytes) -> None:
     assert refusal(data).code == "scan/not_image"
+
+
+def test_a_small_file_announcing_a_huge_picture_is_refused_before_decoding() -> None:
+    _, png = cv2.imencode(".png", np.full((8, 8), 255, np.uint8))
+    data = bytearray(png.tobytes())
+    data[16:24] = (200_000).to_bytes(4, "big") * 2  # IHDR: 200,000 × 200,000 pixels
+    data[29:33] = zlib.crc32(bytes(data[12:29])).to_bytes(4, "big")
+    assert refusal(bytes(data)).code == "scan/not_image"
 
 
 def test_every_refusal_has_a_message_in_both_languages() -> None:
