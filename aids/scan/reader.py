@@ -3,19 +3,25 @@ slip straight, and read every bubble against the paper's own brightness around i
 
 The steps, each an OpenCV or numpy call over the whole image (no loops over pixels):
 
-1. decode the photo; refuse one too dark to read (``scan/too_dark``);
-2. find the four ArUco corner markers on a copy at most ``DETECT_SIDE`` pixels long; their
-   16 corners give the homography from slip points to photo pixels (``cv2.findHomography``);
-   with a marker missing, the QR code on the photo still says whether this is a slip at all
-   and whose (``scan/no_slip``, ``scan/payload``, ``scan/other_event``) before
-   ``scan/half_slip`` names the missing corners;
-3. read the QR code from the straightened code alone (zxing-cpp), else from the photo;
+1. decode the photo (its size checked from the header first: ``scan/not_image``); refuse
+   one too dark to read (``scan/too_dark``);
+2. find the four ArUco corner markers on a copy at most ``DETECT_SIDE`` pixels long (a
+   second, tolerant look if one is missing); their 16 corners give the homography from slip
+   points to photo pixels (``cv2.findHomography``), refused when they do not lie on one flat
+   slip or two slips' corners are in the photo (``scan/not_flat``). With a marker missing,
+   the QR code on the photo still says whether this is a slip at all and whose
+   (``scan/no_slip``, ``scan/payload``, ``scan/other_event``); then a missing marker that
+   would lie inside the photo is there but unreadable (``scan/too_blurred``), else
+   ``scan/half_slip`` names the corners outside it;
+3. read the QR code from the straightened code alone (zxing-cpp), else from the whole photo
+   where this slip's code is printed (``scan/no_code``, ``scan/too_blurred``);
 4. straighten the slip at ``SCALE`` pixels per point (``cv2.warpPerspective``); estimate the
    paper's brightness everywhere by a morphological closing (which keeps shadows' edges and
    removes marks smaller than its kernel), so a pixel is ink when it is darker than the paper
    *around it*: uneven light and shadows read the same as daylight;
-5. the coverage of each bubble's inside (``np.bincount`` over a label image of the layout's
-   circles) gives each row and field (``reading.read_row``).
+5. score each bubble (``np.bincount`` over a label image of the layout's circles, cut in
+   sectors): the coverage of its least covered four sectors 90° apart, so a fill scores high
+   and a cross low; the scores give each row and field (``reading.read_row``).
 """
 
 from __future__ import annotations
