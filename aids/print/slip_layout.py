@@ -28,13 +28,14 @@ from aids.core.errors import InvalidAction
 
 mm = 72 / 25.4  # points per millimetre (as reportlab.lib.units.mm)
 PAGE = (148 * mm, 210 * mm)  # A5 portrait, in points
-MAX_PLAYERS, MAX_PLACES, MAX_FIELDS, MAX_DIGITS, MAX_TOTAL_DIGITS = 8, 10, 3, 6, 8
+MAX_PLAYERS, MAX_PLACES, MAX_FIELDS, MAX_TOTAL_DIGITS = 8, 10, 3, 8
+MAX_DIGITS = 7  # a number's digits: the Grand National's money in dollars (up to $9,999,999)
 ID_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9_-]{21,63}\Z")  # a public id (tables.keys)
 PREFIX = "aids-slip:1:"
 PAYLOAD_RE = re.compile(
     r"\Aaids-slip:1:(?P<table>[A-Za-z0-9][A-Za-z0-9_-]{21,63}):"
     r"(?P<event>[A-Z2-7]{6}):(?P<check>[A-Z2-7]{6}):"
-    r"(?P<players>[1-8])\.(?P<places>10|[1-9])\.(?P<digits>(?:[1-6](?:,[1-6]){0,2})?)\Z"
+    r"(?P<players>[1-8])\.(?P<places>10|[1-9])\.(?P<digits>(?:[1-7](?:,[1-7]){0,2})?)\Z"
 )
 
 # --- geometry (millimetres on the A5 page; the layout turns them into points, y down) -------
@@ -106,7 +107,7 @@ class SlipSpec:
         total = sum(f.digits for f in self.fields) if fields_ok else 0
         if not (len(self.fields) <= MAX_FIELDS and fields_ok and total <= MAX_TOTAL_DIGITS):
             raise InvalidAction("scan/slip_fields", max=MAX_FIELDS, digits=MAX_DIGITS)
-        if not _fits(self.shape):
+        if not fits(self.shape):
             raise InvalidAction("scan/slip_too_big")
 
     @property
@@ -168,7 +169,7 @@ def parse_payload(text: object) -> Payload:
         raise InvalidAction("scan/payload")
     digits = tuple(int(d) for d in found["digits"].split(",") if d)
     shape = Shape(int(found["players"]), int(found["places"]), digits)
-    if sum(digits) > MAX_TOTAL_DIGITS or not _fits(shape):
+    if sum(digits) > MAX_TOTAL_DIGITS or not fits(shape):
         raise InvalidAction("scan/payload")
     return Payload(found["table"], found["event"], found["check"], shape)
 
@@ -250,7 +251,8 @@ def _block_height(shape: Shape) -> float:
     return NAME_H + PITCH * (1 + sum(shape.digits)) + FIELD_H * len(shape.digits) + BLOCK_GAP
 
 
-def _fits(shape: Shape) -> bool:
+def fits(shape: Shape) -> bool:
+    """Whether a slip of ``shape`` fits on the A5 page (players two to a line)."""
     rows_of_blocks = (shape.players + 1) // 2
     return BODY_TOP + rows_of_blocks * _block_height(shape) <= BODY_BOTTOM + BLOCK_GAP
 

@@ -74,7 +74,7 @@ def test_check_value_changes_with_players_table_and_event() -> None:
         ({"players": ("Aki", " ")}, "scan/slip_players"),
         ({"places": 0}, "scan/slip_places"),
         ({"places": 11}, "scan/slip_places"),
-        ({"fields": (NumberField("Points", 7),)}, "scan/slip_fields"),
+        ({"fields": (NumberField("Points", 8),)}, "scan/slip_fields"),
         ({"fields": (NumberField("", 2),)}, "scan/slip_fields"),
         ({"fields": tuple(NumberField(f"n{i}", 1) for i in range(4))}, "scan/slip_fields"),
         ({"players": tuple("ABCDEFGH"), "fields": (NumberField("Money", 5),)},

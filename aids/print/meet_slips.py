@@ -1,0 +1,113 @@
+"""An event's result slips: one per table played on paper, printed from what its result asks,
+and a photo of a filled one turned into a proposed result for the organiser to confirm.
+
+The slip of a paper table (``slip_spec``) prints its players, a place for each and, where the
+event counts each game's own score, the game's numbers (``PaperForm``): the Derby's points,
+the Grand National's money in dollars (seven digits where they fit, six at a table of five or
+six stables: up to $999,999), the Ekiden's column (two digits: a piece behind its start is
+entered by hand). A rally's points follow from its places.
+
+``match`` takes a read photo (``aids.scan.read_slip``) to the event's table it belongs to and
+refuses it with a clear message when it is not one of this event's paper tables, when the
+slip was printed for other players or another shape (its check value), or when the table's
+result is confirmed already. ``proposal`` gives the values read, each flagged field left
+empty and named: nothing is guessed, and nothing is stored until the organiser confirms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from aids.core.errors import InvalidAction
+from aids.core.i18n import Lang, t
+from aids.meets import MeetInfo
+from aids.meets.papers import PaperStatus
+from aids.print.slip_layout import MAX_DIGITS, NumberField, Shape, SlipSpec, event_tag, fits
+from aids.print.slips import slip_check, slips_pdf
+from aids.scan import SlipReading
+
+EKIDEN_SLIP_DIGITS = 2  # columns 0–99 on a slip: a piece behind its start is entered by hand
+
+
+def slip_spec(meet: MeetInfo, status: PaperStatus, lang: Lang) -> SlipSpec:
+    """The slip of one paper table in ``lang`` (see the module's docstring)."""
+    form = status.form
+    seats = form.seats
+    fields: list[NumberField] = []
+    for field in form.fields:
+        digits = min(field.digits, MAX_DIGITS)
+        if field.signed:
+            digits = EKIDEN_SLIP_DIGITS
+        while digits > 1 and not fits(Shape(len(seats), len(seats), (digits,))):
+            digits -= 1  # a big table: one digit fewer (the page takes a larger number)
+        fields.append(NumberField(t(f"paper.field.{field.key}", lang), digits))
+    return SlipSpec(meet.public_id, meet.title, status.public_id, status.title, status.kind,
+                    lang, seats, len(seats), tuple(fields))  # fmt: skip
+
+
+def event_slips(
+    meet: MeetInfo, papers: Sequence[PaperStatus], lang: Lang,
+    paper: Literal["a5", "a4"] = "a5",
+) -> bytes:  # fmt: skip
+    """Every paper table's slip, one per A5 page (or two to an A4 sheet)."""
+    if not papers:
+        raise InvalidAction("scan/no_paper_tables")
+    return slips_pdf([slip_spec(meet, p, lang) for p in papers], paper)
+
+
+def match(meet: MeetInfo, papers: Sequence[PaperStatus], reading: SlipReading) -> PaperStatus:
+    """The paper table a read slip belongs to: ``scan/other_event`` for a slip of another
+    event, ``scan/other_table`` for a table this event does not play on paper,
+    ``scan/check`` for a slip printed for other players or fields, ``scan/confirmed`` for a
+    table whose result is confirmed already (a correction is typed by hand)."""
+    if reading.event_tag != event_tag(meet.public_id):
+        raise InvalidAction("scan/other_event")
+    status = next((p for p in papers if p.public_id == reading.table_id), None)
+    if status is None:
+        raise InvalidAction("scan/other_table")
+    if reading.check != slip_check(slip_spec(meet, status, "en")):
+        raise InvalidAction("scan/check", title=status.title)
+    if status.confirmed:
+        raise InvalidAction("scan/confirmed", title=status.title)
+    return status
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """What a slip's photo says of a table's result: each field's value read (None where it
+    is flagged), the flagged fields named for the organiser, and the photo's hash."""
+
+    result: dict[str, list[int | None]]
+    flagged: tuple[str, ...]
+    photo_sha256: str
+
+    @property
+    def complete(self) -> bool:
+        return not self.flagged
+
+
+def proposal(status: PaperStatus, reading: SlipReading, lang: Lang) -> Proposal:
+    """The values read from ``reading`` for ``status``'s result, in the form's order."""
+    form = status.form
+    result: dict[str, list[int | None]] = {"places": []}
+    flagged: list[str] = []
+    for field in form.fields:
+        result[field.key] = []
+    for seat, name in enumerate(form.seats):
+        place = reading.reading(seat)
+        result["places"].append(place.value)
+        if place.flagged:
+            flagged.append(_named(name, t("paper.field.places", lang), place.status, lang))
+        for n, field in enumerate(form.fields):
+            number = reading.reading(seat, n)
+            result[field.key].append(number.value)
+            if number.flagged:
+                label = t(f"paper.field.{field.key}", lang)
+                flagged.append(_named(name, label, number.status, lang))
+    return Proposal(result, tuple(flagged), reading.photo_sha256)
+
+
+def _named(name: str, label: str, status: Any, lang: Lang) -> str:
+    return t("scan.flag", lang, name=name, field=label, why=t(f"scan.mark.{status}", lang))
