@@ -1,6 +1,9 @@
 """The event page's tables played on paper: their cards beside the tracked tables, and the
-organiser's tab to add one, enter, correct and confirm its result (each seat's place in one
-tap, the game's numbers where the event counts them), remove it, and see who did what.
+organiser's tab to add one, print its result slip, read a photo of the filled slip (the
+phone's camera or an upload: the values read are proposed in the result form, each flagged
+field named and outlined on the photo itself, nothing stored before the organiser saves),
+enter, correct and confirm its result (each seat's place in one tap, the game's numbers
+where the event counts them), remove it, and see who did what.
 
 Everything goes through the meet service (``aids.meets.service``), which checks a result
 whole by the game's rules before anything is written; a refusal is shown in the organiser's
@@ -8,6 +11,8 @@ language, naming the field, and changes nothing.
 """
 
 from __future__ import annotations
+
+import hashlib
 
 import streamlit as st
 
@@ -19,9 +24,11 @@ from aids.games.paper import PaperForm
 from aids.meets import MeetInfo
 from aids.meets.papers import PaperStatus
 from aids.meets.spreadsheet import results_csv, standings_csv
+from aids.print.meet_slips import Proposal, event_slips, match, proposal
 from aids.ui.common import html_text, lang, md_text, meets, run_write, tr
 
 MAX_NAMES = 12
+SCAN, SCAN_READ, SCAN_ERROR = "meet_scan", "meet_scan_read", "meet_scan_error"
 
 
 def paper_cards(papers: list[PaperStatus], first: int) -> None:
@@ -41,11 +48,12 @@ def paper_cards(papers: list[PaperStatus], first: int) -> None:
 
 
 def paper_tab(info: MeetInfo, key: str) -> None:
-    """The organiser's tab: the result of the paper table chosen (what the organiser comes
-    for, once the tables exist), then the form for a new one."""
+    """The organiser's tab: a slip's photo to read, the result of the paper table chosen
+    (what the organiser comes for, once the tables exist), then the form for a new one."""
     st.caption(tr("meet.paper.hint"))
     papers = meets().papers_of(info.public_id)
     if papers:
+        _scan(info, papers)
         _results(info, key, papers)
     with st.expander(tr("meet.paper.add"), expanded=not papers):
         _new_paper(info, key)
@@ -60,9 +68,74 @@ def _results(info: MeetInfo, key: str, papers: list[PaperStatus]) -> None:
         key="meet_paper_which",
     )
     status = papers[min(int(chosen or 0), len(papers) - 1)]
+    st.download_button(
+        tr("meet.paper.slip"), data=lambda: event_slips(info, [status], current),
+        file_name=f"slip-{status.public_id[:8]}-{current}.pdf", mime="application/pdf",
+        on_click="ignore", key=f"meet_paper_slip_{status.public_id}", type="tertiary",
+    )  # fmt: skip
     _result_form(info, key, status)
     _confirm_and_remove(info, key, status)
     _log(status)
+
+
+def _scan(info: MeetInfo, papers: list[PaperStatus]) -> None:
+    """A photo of a filled slip (taken with the phone's camera or uploaded): read, matched to
+    its paper table, and proposed in that table's result form below. Nothing is stored until
+    the organiser saves the form."""
+    current = lang()
+    st.markdown(f"**{md_text(tr('meet.scan.title'))}**")
+    uploaded = st.file_uploader(
+        tr("meet.scan.upload"), type=["jpg", "jpeg", "png"], key="meet_scan_upload",
+        help=tr("meet.scan.help"),
+    )  # fmt: skip
+    with st.expander(tr("meet.scan.camera")):
+        shot = st.camera_input(tr("meet.scan.camera"), key="meet_scan_camera",
+                               label_visibility="collapsed")  # fmt: skip
+    photo = shot or uploaded
+    if photo is None:
+        return
+    data = photo.getvalue()
+    digest = hashlib.sha256(data).hexdigest()
+    if st.session_state.get(SCAN_READ) == digest:
+        return  # read already: its proposal (or refusal) stands until another photo
+    st.session_state[SCAN_READ] = digest
+    st.session_state.pop(SCAN, None)
+    from aids.scan import read_slip  # OpenCV: loaded when a photo first comes, not per page
+
+    try:
+        reading = read_slip(data)
+        status = match(info, papers, reading)
+        proposed = proposal(status, reading, current)
+    except AidsError as exc:
+        st.session_state[SCAN_ERROR] = (exc.code, exc.params)
+        return
+    st.session_state.pop(SCAN_ERROR, None)
+    outlined = reading.outlined_photo(data) if proposed.flagged else b""
+    st.session_state[SCAN] = (status.public_id, proposed, outlined)
+    st.session_state["meet_paper_which"] = next(
+        i for i, p in enumerate(papers) if p.public_id == status.public_id
+    )
+
+
+def _scanned(status: PaperStatus) -> Proposal | None:
+    """The proposal of the last photo read, if it is of ``status``'s table (its errors
+    shown), with the photo and its flagged fields outlined."""
+    refused = st.session_state.get(SCAN_ERROR)
+    if refused is not None:
+        code, params = refused
+        st.error(md_text(AidsError(code, **params).message(lang())))
+    found = st.session_state.get(SCAN)
+    if found is None or found[0] != status.public_id:
+        return None
+    proposed: Proposal = found[1]
+    outlined: bytes = found[2]
+    if proposed.flagged:
+        st.warning(md_text(tr("meet.scan.flagged", n=len(proposed.flagged))
+                           + "  \n" + "  \n".join(proposed.flagged)))  # fmt: skip
+        st.image(outlined, caption=tr("meet.scan.outlined"), width=420)
+    else:
+        st.success(tr("meet.scan.read", title=status.title))
+    return proposed
 
 
 def _new_paper(info: MeetInfo, key: str) -> None:
@@ -99,10 +172,15 @@ def _result_form(info: MeetInfo, key: str, status: PaperStatus) -> None:
     except AidsError as exc:
         st.error(md_text(exc.message(current)))
         return
-    places = status.places()
+    scanned = _scanned(status)
     latest = status.latest.result if status.latest and status.latest.result else {}
+    if scanned is not None:
+        latest = dict(scanned.result)
+    places = list(latest.get("places", ()))
     n = len(form.seats)
     prefix = f"meet_paper_{status.public_id}_{status.seq}"
+    if scanned is not None:
+        prefix += f"_{scanned.photo_sha256[:8]}"  # the photo's values, not the last taps
     with st.form(prefix, enter_to_submit=False):
         st.markdown(f"**{md_text(tr('meet.paper.result'))}**")
         chosen: list[object] = []
@@ -124,17 +202,21 @@ def _result_form(info: MeetInfo, key: str, status: PaperStatus) -> None:
                     key=f"{prefix}_{field.key}_{seat}", label_visibility="collapsed",
                     placeholder=t(f"paper.field.{field.key}", current),
                 ))  # fmt: skip
-        confirm = st.checkbox(tr("meet.paper.confirm_now"), key=f"{prefix}_confirm")
+        confirm = st.checkbox(tr("meet.paper.confirm_now"), value=scanned is not None,
+                              key=f"{prefix}_confirm")  # fmt: skip
         sent = st.form_submit_button(tr("meet.paper.save"), type="primary")
     if not sent:
         return
     raw = {"places": chosen, **numbers}
     try:
+        photo = scanned.photo_sha256 if scanned is not None else None
         meets().enter_result(info.public_id, key, status.public_id, _filled(raw, form),
-                             expected_seq=status.seq, confirm=bool(confirm))  # fmt: skip
+                             expected_seq=status.seq, photo=photo,
+                             confirm=bool(confirm))  # fmt: skip
     except AidsError as exc:
         st.error(md_text(exc.message(current)))
         return
+    st.session_state.pop(SCAN, None)
     st.rerun()
 
 
@@ -195,3 +277,11 @@ def csv_downloads(public_id: str) -> None:
     st.download_button(tr("meet.csv.results"), data=results, mime="text/csv",
                        file_name=f"event-results-{public_id[:8]}-{current}.csv",
                        on_click="ignore", key="meet_csv_results")  # fmt: skip
+    papers = meets().papers_of(public_id)
+    if papers:
+        info = meets().info(public_id)
+        st.download_button(tr("meet.paper.slips"),
+                           data=lambda: event_slips(info, meets().papers_of(public_id), current),
+                           file_name=f"event-slips-{public_id[:8]}-{current}.pdf",
+                           mime="application/pdf", on_click="ignore",
+                           key="meet_download_slips")  # fmt: skip
