@@ -23,6 +23,7 @@ from aids.registry import open_service
 from aids.tables import load_export
 
 FIELD_KEYS = ("points", "money", "column")  # the numbers a paper result may ask
+MAX_PHOTO = 40 * 1024 * 1024  # bytes: a phone's photo is a few megabytes
 
 
 def meet_parser(sub: Any) -> None:
@@ -226,6 +227,20 @@ def _paper_parsers(msub: Any) -> None:
     confirm.add_argument("meet", help="the event's public id")
     confirm.add_argument("paper", help="the paper table's public id")
     confirm.set_defaults(run=_meet_confirm)
+    slips = msub.add_parser("slips", help="print the result slips of the paper tables")
+    slips.add_argument("meet", help="the event's public id")
+    slips.add_argument("--table", help="one paper table's public id (default: every one)")
+    slips.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
+    slips.add_argument("--paper", choices=["a5", "a4"], default="a5",
+                       help="a5: one slip a page; a4: two to a sheet, to cut")  # fmt: skip
+    slips.add_argument("--out", type=Path, help="output folder (default: output/)")
+    slips.set_defaults(run=_meet_slips)
+    scan = msub.add_parser("scan", help="read photos of filled result slips")
+    scan.add_argument("meet", help="the event's public id")
+    scan.add_argument("photos", nargs="+", type=Path, help="JPEG or PNG photos, one slip each")
+    scan.add_argument("--confirm", action="store_true",
+                      help="record each result read in full, confirmed")  # fmt: skip
+    scan.set_defaults(run=_meet_scan)
 
 
 def _meet_paper(args: argparse.Namespace, lang: str) -> int:
@@ -257,6 +272,61 @@ def _meet_confirm(args: argparse.Namespace, lang: str) -> int:
     print(service.confirm_result(args.meet, None, args.paper, expected_seq=status.seq,
                                  host=True).line(lang))  # fmt: skip
     return 0
+
+
+def _meet_slips(args: argparse.Namespace, lang: str) -> int:
+    from aids.print.meet_slips import event_slips
+
+    service = _meets()
+    info, papers = service.info(args.meet), service.papers_of(args.meet)
+    if args.table:
+        papers = [service.paper(args.meet, args.table)]
+    out_dir = output_folder(args)
+    tag = args.table[:8] if args.table else info.public_id[:8]
+    for sheet_lang in sheet_langs(args):
+        path = out_dir / f"slips-{tag}-{sheet_lang}-{args.paper}.pdf"
+        write_output(path, event_slips(info, papers, sheet_lang, args.paper))  # type: ignore[arg-type]
+        print(path)
+    return 0
+
+
+def _meet_scan(args: argparse.Namespace, lang: str) -> int:
+    """Each photo read and matched to its paper table; its result printed, every flagged
+    field named. With ``--confirm`` a result read in full is recorded, confirmed, with the
+    photo's hash; one with a flagged field is not (exit 2: enter it with ``aids meet
+    result``). Every photo is read before anything is recorded."""
+    from aids.print.meet_slips import match, proposal
+    from aids.scan import read_slip
+
+    service = _meets()
+    info = service.info(args.meet)
+    read = []
+    for path in args.photos:
+        data = inputs.read_file(path, "PHOTO", max_bytes=MAX_PHOTO)
+        reading = read_slip(data)
+        status = match(info, service.papers_of(args.meet), reading)
+        read.append((path, status, proposal(status, reading, lang)))  # type: ignore[arg-type]
+    flagged = False
+    for path, status, proposed in read:
+        print(f"{path}\t{status.title} ({status.public_id})")
+        print("\t" + "\t".join(f"{k}: {_shown(v)}" for k, v in proposed.result.items()))
+        for line in proposed.flagged:
+            print(f"\t{line}")
+        flagged = flagged or not proposed.complete
+    if not args.confirm:
+        return 0
+    if flagged:
+        raise InvalidAction("scan/flagged_cli")
+    for _path, status, proposed in read:
+        done = service.enter_result(args.meet, None, status.public_id, proposed.result,
+                                    expected_seq=status.seq, photo=proposed.photo_sha256,
+                                    confirm=True, host=True)  # fmt: skip
+        print(done.line(lang))
+    return 0
+
+
+def _shown(values: list[int | None]) -> str:
+    return ",".join("?" if v is None else str(v) for v in values)
 
 
 def _list(text: str) -> list[str]:

@@ -6,12 +6,16 @@ nothing (issue 21 §1)."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from pathlib import Path
 
 from pypdf import PdfReader
 
+from aids.print.meet_slips import slip_spec
 from tests.meets.test_cli import service_at
+from tests.scan.photos import SMALL, marked
+from tests.scan.test_meet_slips import photo_of
 from tests.test_cli import aids
 
 
@@ -51,3 +55,35 @@ def test_a_paper_table_from_the_command_line_counts_in_the_standings_sheet_and_c
     target = tmp_path / "standings.csv"
     aids("meet", "export", pid, "--csv", "standings", "-o", str(target), db=db)
     assert target.read_bytes().startswith("\ufeff".encode())
+
+
+def test_slips_print_and_a_photo_scanned_from_the_command_line_is_recorded_confirmed(
+    tmp_path: Path,
+) -> None:
+    """``aids meet slips`` prints each paper table's slip; ``aids meet scan`` shows what a
+    photo says and, given ``--confirm``, records a result read in full with the photo's hash;
+    a photo with a flagged field records nothing and exits 2."""
+    db = tmp_path / "night.sqlite3"
+    out = aids("meet", "new", "--title", "Friday", "--date", "2025-03-07", db=db).stdout
+    pid = next(line for line in out.splitlines() if "key=" in line).split("meet=")[1][:24]
+    added = aids("--lang", "en", "meet", "paper", pid, "--game", "rally", "--title", "T5",
+                 "--players", "Aki,Ben,Chie", db=db).stdout  # fmt: skip
+    paper = added.strip().rsplit("(", 1)[1].rstrip(")")
+    pdfs = aids("meet", "slips", pid, "--sheet-lang", "ja", "--out", str(tmp_path),
+                db=db).stdout.split()  # fmt: skip
+    assert len(pdfs) == 1 and len(PdfReader(pdfs[0]).pages) == 1
+    service = service_at(db)
+    spec = slip_spec(service.info(pid), service.paper(pid, paper), "en")
+    good, half = tmp_path / "good.jpg", tmp_path / "half.jpg"
+    good.write_bytes(photo_of(spec, [3, 1, 2], [[], [], []]))
+    half.write_bytes(marked(spec, {(0, None, None): ((1, "fill"),)}, seed=2, size=SMALL))
+    shown = aids("--lang", "en", "meet", "scan", pid, str(good), db=db).stdout
+    assert "places: 3,1,2" in shown and service_at(db).paper(pid, paper).entries == ()
+    bad = aids("--lang", "en", "meet", "scan", pid, str(half), "--confirm", db=db, check=False)
+    assert bad.returncode == 2 and bad.stderr.startswith("scan/flagged_cli:")
+    assert "Ben: Place — nothing marked" in bad.stdout
+    assert service_at(db).paper(pid, paper).entries == ()
+    aids("--lang", "en", "meet", "scan", pid, str(good), "--confirm", db=db)
+    done = service_at(db).paper(pid, paper)
+    assert done.confirmed and done.places() == (3, 1, 2)
+    assert done.entries[0].photo == hashlib.sha256(good.read_bytes()).hexdigest()
