@@ -21,8 +21,10 @@ from reportlab.lib.units import mm
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
+    Frame,
     NextPageTemplate,
     PageBreak,
+    PageTemplate,
     Spacer,
     TableStyle,
 )
@@ -46,6 +48,8 @@ from aids.print.frame import (
     page_size,
     styles,
 )
+from aids.print.meet_slips import slip_spec
+from aids.print.slips import PAGE, SlipSpec, draw_slip
 
 WINNER = colors.HexColor("#fff4c2")
 
@@ -170,8 +174,8 @@ def render_meet_pack(
     papers: Sequence[PaperStatus] = (),
 ) -> bytes:
     """Every table's own sheets (as its game prints them, under its own header), then the
-    standings sheet, its tables list ending with those played on paper: one PDF for the
-    night."""
+    standings sheet, its tables list ending with those played on paper, then each paper
+    table's result slip (A5): one PDF for the night."""
     templates: list[Any] = []
     story: list[Flowable] = []
     for n, status in enumerate(tables):
@@ -192,6 +196,10 @@ def render_meet_pack(
     if tables:
         story += [NextPageTemplate(last[0].id), PageBreak()]
     story += standings_story(meet, listed, rows, lang, body_width(size))
+    for n, paper_table in enumerate(papers):  # then each paper table's result slip, an A5 page
+        slip = _slip_template(slip_spec(meet, paper_table, lang), f"slip{n}-")  # type: ignore[arg-type]
+        templates.append(slip)
+        story += [NextPageTemplate(slip.id), PageBreak(), Spacer(1, 1)]
     first = templates[0]
     buffer = io.BytesIO()
     doc = BaseDocTemplate(
@@ -209,6 +217,13 @@ def render_meet_pack(
     doc.addPageTemplates(templates)
     doc.build(story)
     return buffer.getvalue()
+
+
+def _slip_template(spec: SlipSpec, prefix: str) -> PageTemplate:
+    """An A5 page that is one result slip, drawn whole on the page (``draw_slip``)."""
+    frame = Frame(0, 0, PAGE[0], PAGE[1], id=f"{prefix}frame")
+    return PageTemplate(id=f"{prefix}page", frames=[frame], pagesize=PAGE,
+                        onPage=lambda canvas, _doc: draw_slip(canvas, spec))  # fmt: skip
 
 
 def _renamed(flowable: Flowable, prefix: str) -> Flowable:

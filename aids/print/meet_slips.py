@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from aids.core.errors import InvalidAction
 from aids.core.i18n import Lang, t
@@ -26,7 +26,9 @@ from aids.meets import MeetInfo
 from aids.meets.papers import PaperStatus
 from aids.print.slip_layout import MAX_DIGITS, NumberField, Shape, SlipSpec, event_tag, fits
 from aids.print.slips import slip_check, slips_pdf
-from aids.scan import SlipReading
+
+if TYPE_CHECKING:  # the reader (OpenCV) is loaded only where a photo is read
+    from aids.scan import SlipReading
 
 EKIDEN_SLIP_DIGITS = 2  # columns 0–99 on a slip: a piece behind its start is entered by hand
 

@@ -120,3 +120,30 @@ def test_a_slip_of_another_event_or_table_or_players_is_refused(meets: MeetServi
         with pytest.raises(AidsError) as refused:
             match(info, papers, reading)
         assert refused.value.code == code
+
+
+def test_the_event_pack_ends_with_each_paper_tables_slip_that_reads_back(
+    meets: MeetService,
+) -> None:
+    """The pack: every table's sheets, the standings, then one A5 slip per paper table, whose
+    QR code (read from the rendered page) names its table."""
+    import pypdfium2
+    import zxingcpp
+
+    from aids.print.meet_sheet import render_meet_pack
+    from aids.print.slips import parse_payload
+
+    info, key = meets.create("Night", "2025-03-07")
+    made = [paper(meets, (info.public_id, key), "derby", ["Aki", "Ben", "Chie"]),
+            paper(meets, (info.public_id, key), "rally", ["Dai", "Emi"])]  # fmt: skip
+    papers = meets.papers_of(info.public_id)
+    pdf = render_meet_pack(info, [], meets.standings(info.public_id), "http://x.test", "en",
+                           "a4", papers)  # fmt: skip
+    document = pypdfium2.PdfDocument(pdf)
+    assert len(document) == 3  # the standings, then two slips
+    for page, status in zip(list(document)[1:], made, strict=True):
+        width, height = page.get_size()
+        assert (round(width), round(height)) == (420, 595)  # A5 portrait, in points
+        image = page.render(scale=3).to_pil()
+        [code] = zxingcpp.read_barcodes(image)
+        assert parse_payload(code.text).table_id == status.public_id
