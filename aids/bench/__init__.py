@@ -7,5 +7,10 @@ target).
 - ``crowd`` — ``python -m aids.bench.crowd``: many viewers on one table (docs/crowd.md);
 - ``pg`` — ``python -m aids.bench.pg``: the PostgreSQL store and several trackers
   (docs/scaling.md);
+- ``chances`` — ``python -m aids.bench.chances``: every game's live chances against issue
+  20's target (docs/performance.md); ``figures``: the chances computed once per table
+  position by several trackers (docs/scaling.md);
+- ``scan`` — ``python -m aids.bench.scan``: a result slip's photo read, against decoding its
+  QR code alone (from the repository: it uses the tests' generated photos);
 - ``procs`` and ``viewers`` — the processes and the simulated phones ``crowd`` drives.
 """
