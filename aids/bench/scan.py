@@ -11,33 +11,21 @@ OpenCV is held to one thread for the run.
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import json
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
 import cv2
 import numpy as np
 
+from aids.bench.targets import best_of
 from aids.scan import read_slip
 from aids.scan.reader import zxing_text
 
 TARGET_S = 1.0
 SIZES = ((3000, 4000), (1200, 1600))
-
-
-def best_of(fn: Callable[[], Any], repeat: int) -> float:
-    """The fastest of ``repeat`` runs, in seconds (the least disturbed by other load)."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def qr_alone(jpeg: bytes) -> str | None:

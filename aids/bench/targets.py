@@ -47,7 +47,7 @@ def _race(seed: int = 7) -> tuple[DerbySetup, list[Action]]:
     return setup, log
 
 
-def _best_of(fn: Callable[[], Any], repeat: int) -> float:
+def best_of(fn: Callable[[], Any], repeat: int) -> float:
     """The fastest of ``repeat`` runs, in seconds (least disturbed by other load)."""
     best = float("inf")
     for _ in range(repeat):
@@ -73,8 +73,8 @@ def bench_replay() -> dict[str, float]:
         for i in range(len(log)):
             cells = (*cells[1:], i)
 
-    per_action = _best_of(replay, 30) / len(log) * 1e6
-    base = _best_of(baseline, 30) / len(log) * 1e6
+    per_action = best_of(replay, 30) / len(log) * 1e6
+    base = best_of(baseline, 30) / len(log) * 1e6
     return {
         "actions": len(log),
         "us_per_action": per_action,
@@ -151,7 +151,7 @@ def bench_sheet() -> dict[str, float]:
         forget_layouts()
         return render_sheet(derby_sheet, GAME, None, "http://192.168.1.20:8501", "ja")
 
-    sheet_ms = _best_of(build, 10) * 1e3  # the first run warms modules and the font
+    sheet_ms = best_of(build, 10) * 1e3  # the first run warms modules and the font
     bare_ms = _bare_ms(build(), 10)
     ratio = sheet_ms / bare_ms
     return {"sheet_ms": sheet_ms, "bare_canvas_ms": bare_ms, "ratio_to_bare_canvas": ratio}
@@ -172,7 +172,7 @@ def _bare_ms(pdf: bytes, repeat: int) -> float:
     from aids.print import bare
 
     pages = bare.read(pdf)
-    return _best_of(lambda: bare.draw(pages), repeat) * 1e3
+    return best_of(lambda: bare.draw(pages), repeat) * 1e3
 
 
 def bench_reachable(queries: int = 2000, seed: int = 3) -> dict[str, float]:
@@ -217,8 +217,8 @@ def bench_reachable(queries: int = 2000, seed: int = 3) -> dict[str, float]:
                         best[nxt] = dist + step
                         heapq.heappush(heap, (dist + step, nxt))
 
-    ours = _best_of(engine_queries, 5) / queries
-    base = _best_of(plain_dijkstra, 5) / queries
+    ours = best_of(engine_queries, 5) / queries
+    base = best_of(plain_dijkstra, 5) / queries
     return {
         "query_ms": ours * 1000,
         "dijkstra_ms": base * 1000,
@@ -249,7 +249,7 @@ def bench_chances(seed: int = 3) -> dict[str, float]:
     model = DerbyChances(viewed)
     position = viewed[-1]
     result = estimate(model, position, playouts=10_000)
-    best = _best_of(lambda: estimate(model, position, playouts=10_000), 3)
+    best = best_of(lambda: estimate(model, position, playouts=10_000), 3)
 
     def engine_playouts(n: int = 200) -> None:
         from aids.games.derby.chances import with_hands
@@ -263,7 +263,7 @@ def bench_chances(seed: int = 3) -> dict[str, float]:
                 choice = options[int(local.random() * len(options))]
                 game = engine.apply(game, with_fallen_discards(game, choice))
 
-    bare = _best_of(engine_playouts, 2) / 200
+    bare = best_of(engine_playouts, 2) / 200
     per_second = 10_000 / best
     return {
         "seconds": best,
@@ -325,7 +325,7 @@ def bench_pack(folder: Path) -> dict[str, float]:
                                      ("ja", "en")))  # fmt: skip
 
         pdf = build()
-        warm = _best_of(build, 5)
+        warm = best_of(build, 5)
         bare = _bare_ms(pdf, 5) / 1e3
         db = folder / f"pack-{kind}.sqlite3"
         cold = subprocess.run(

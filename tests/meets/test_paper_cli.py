@@ -19,15 +19,21 @@ from tests.scan.test_meet_slips import photo_of
 from tests.test_cli import aids
 
 
+def paper_night(db: Path, game: str, title: str, players: str) -> tuple[str, str]:
+    """An event made with ``aids meet new`` and one paper table added with ``aids meet
+    paper``: (event id, paper table id), as the commands print them."""
+    out = aids("meet", "new", "--title", "Friday", "--date", "2025-03-07", db=db).stdout
+    pid = next(line for line in out.splitlines() if "key=" in line).split("meet=")[1][:24]
+    added = aids("--lang", "en", "meet", "paper", pid, "--game", game, "--title", title,
+                 "--players", players, db=db).stdout  # fmt: skip
+    return pid, added.strip().rsplit("(", 1)[1].rstrip(")")
+
+
 def test_a_paper_table_from_the_command_line_counts_in_the_standings_sheet_and_csv(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "night.sqlite3"
-    out = aids("meet", "new", "--title", "Friday", "--date", "2025-03-07", db=db).stdout
-    pid = next(line for line in out.splitlines() if "key=" in line).split("meet=")[1][:24]
-    added = aids("--lang", "en", "meet", "paper", pid, "--game", "derby", "--title", "Table 4",
-                 "--players", "Aki, Ben, 千恵", db=db).stdout  # fmt: skip
-    paper = added.strip().rsplit("(", 1)[1].rstrip(")")
+    pid, paper = paper_night(db, "derby", "Table 4", "Aki, Ben, 千恵")
     bad = aids("--lang", "en", "meet", "result", pid, paper, "--places", "1,3,3", db=db,
                check=False)  # fmt: skip
     assert bad.returncode == 2 and bad.stderr.startswith("paper/places:")
@@ -64,11 +70,7 @@ def test_slips_print_and_a_photo_scanned_from_the_command_line_is_recorded_confi
     photo says and, given ``--confirm``, records a result read in full with the photo's hash;
     a photo with a flagged field records nothing and exits 2."""
     db = tmp_path / "night.sqlite3"
-    out = aids("meet", "new", "--title", "Friday", "--date", "2025-03-07", db=db).stdout
-    pid = next(line for line in out.splitlines() if "key=" in line).split("meet=")[1][:24]
-    added = aids("--lang", "en", "meet", "paper", pid, "--game", "rally", "--title", "T5",
-                 "--players", "Aki,Ben,Chie", db=db).stdout  # fmt: skip
-    paper = added.strip().rsplit("(", 1)[1].rstrip(")")
+    pid, paper = paper_night(db, "rally", "T5", "Aki,Ben,Chie")
     pdfs = aids("meet", "slips", pid, "--sheet-lang", "ja", "--out", str(tmp_path),
                 db=db).stdout.split()  # fmt: skip
     assert len(pdfs) == 1 and len(PdfReader(pdfs[0]).pages) == 1
