@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+from aids.core.i18n import catalogue
 from aids.games.chances import Estimate
 from aids.store import store_locator
 from aids.tables import TableService
@@ -114,7 +115,9 @@ def _how(est: Estimate, *, stale: bool, over: bool) -> str:
         how = tr("chances.decided" if over else "chances.exact")
     else:
         how = tr("chances.sampled", n=f"{est.playouts:,}", error=f"{100 * est.worst_error:.1f}")
-    line = f"{how} {tr(est.model)}"
+    meaning = est.model.removesuffix(".model") + ".meaning"  # the model's line for players
+    first = f"{tr(meaning)} " if meaning in catalogue("en") else ""
+    line = f"{first}{how} {tr(est.model)}"
     return f"{tr('chances.updating')} {line}" if stale else line
 
 

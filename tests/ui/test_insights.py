@@ -75,6 +75,8 @@ def test_every_page_shows_the_chances_with_how_they_were_made(app_db: Path) -> N
     # the races the time allowed (AIDS_CHANCE_PLAYOUTS 1,000 at most; a busy machine fewer)
     races = int(re.search(r"([\d,]+) races simulated", caption)[1].replace(",", ""))  # type: ignore[index]
     assert 1 <= races <= 1000 and "Model:" in caption
+    # issue 20: what the figures mean, first, in one line a player understands
+    assert caption.startswith("What would happen if everyone bet and played at random from here.")
     referee = ok(new_app(table=pid, key=key, lang="en"))
     assert re.findall(r'<td class="num">(.*?)</td>', page_html(referee)) == re.findall(
         r'<td class="num">(.*?)</td>', html
