@@ -2,10 +2,10 @@
 and a photo of a filled one turned into a proposed result for the organiser to confirm.
 
 The slip of a paper table (``slip_spec``) prints its players, a place for each and, where the
-event counts each game's own score, the game's numbers (``PaperForm``): the Derby's points,
-the Grand National's money in dollars (seven digits where they fit, six at a table of five or
-six stables: up to $999,999), the Ekiden's column (two digits: a piece behind its start is
-entered by hand). A rally's points follow from its places.
+event counts each game's own score, the game's numbers (``PaperForm``), each with as many
+digits as its largest value (one fewer where a big table's slip would not fit: a larger
+number is then entered by hand); a number that may be below zero gets two digits, and a
+value below zero is entered by hand too.
 
 ``match`` takes a read photo (``aids.scan.read_slip``) to the event's table it belongs to and
 refuses it with a clear message when it is not one of this event's paper tables, when the
@@ -30,7 +30,7 @@ from aids.print.slips import slip_check, slips_pdf
 if TYPE_CHECKING:  # the reader (OpenCV) is loaded only where a photo is read
     from aids.scan import SlipReading
 
-EKIDEN_SLIP_DIGITS = 2  # columns 0–99 on a slip: a piece behind its start is entered by hand
+SIGNED_SLIP_DIGITS = 2  # a number that may be below zero: 0–99 on a slip, below 0 by hand
 
 
 def slip_spec(meet: MeetInfo, status: PaperStatus, lang: Lang) -> SlipSpec:
@@ -41,7 +41,7 @@ def slip_spec(meet: MeetInfo, status: PaperStatus, lang: Lang) -> SlipSpec:
     for field in form.fields:
         digits = min(field.digits, MAX_DIGITS)
         if field.signed:
-            digits = EKIDEN_SLIP_DIGITS
+            digits = SIGNED_SLIP_DIGITS
         while digits > 1 and not fits(Shape(len(seats), len(seats), (digits,))):
             digits -= 1  # a big table: one digit fewer (the page takes a larger number)
         fields.append(NumberField(t(f"paper.field.{field.key}", lang), digits))
