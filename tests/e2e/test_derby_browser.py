@@ -84,8 +84,8 @@ def test_after_a_fall_one_discard_count_for_the_turn(
     page.goto(referee_url(base, pid, key, "en"))
     settle(page, 800)
     seq = service.snapshot(pid).seq
+    page.locator(f".st-key-discards_{seq}").wait_for()  # the turn's boxes are drawn
     assert page.locator(".st-key-play_box input").count() == 1
-    page.locator(f".st-key-discards_{seq}").wait_for()
     assert "at most" in page.locator(".aids-banner").first.inner_text()
     assert "≈" not in page.inner_text("body")
     page.close()

@@ -3,7 +3,8 @@ a tab kept open after its link was replaced downloads nothing it may no longer s
 
 Streamlit builds a download's file when the page is drawn unless ``data`` is a callable
 (then it is called on the click). This reads every page module's source and checks each
-``st.download_button`` hands it a callable (a ``lambda`` or a ``partial``); the one file made
+``st.download_button`` hands it a callable (a ``lambda``, a ``partial``, or the name of a
+function the module defines: ``data=standings_pdf``); the one file made
 by a click of its own (the seat sheets with new private links: made by the button that
 issues them, offered once, never stored) is named here.
 """
@@ -18,13 +19,17 @@ UI = Path(__file__).resolve().parents[2] / "aids" / "ui"
 MADE_BY_A_CLICK = {("sharing.py", "download_seat_sheet")}
 
 
-def downloads() -> list[tuple[str, ast.Call]]:
+def downloads() -> list[tuple[str, ast.Call, set[str]]]:
+    """Every ``download_button`` call of the page modules, with the names of the functions
+    its module defines (at any depth: the local ``def`` a button is handed)."""
     found = []
     for path in sorted(UI.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        for node in ast.walk(tree):
             func = getattr(node, "func", None)
             if isinstance(node, ast.Call) and getattr(func, "attr", "") == "download_button":
-                found.append((path.name, node))
+                found.append((path.name, node, defined))
     return found
 
 
@@ -38,12 +43,14 @@ def test_every_download_is_made_on_click() -> None:
     found = downloads()
     assert len(found) >= 10, "the page modules' downloads were not found"
     eager = []
-    for module, call in found:
+    for module, call, defined in found:
         data = keyword(call, "data")
         key = keyword(call, "key")
         name = key.value if isinstance(key, ast.Constant) else None
-        lazy = isinstance(data, ast.Lambda) or (
-            isinstance(data, ast.Call) and getattr(data.func, "id", "") == "partial"
+        lazy = (
+            isinstance(data, ast.Lambda)
+            or (isinstance(data, ast.Call) and getattr(data.func, "id", "") == "partial")
+            or (isinstance(data, ast.Name) and data.id in defined)
         )
         if not lazy and (module, name) not in MADE_BY_A_CLICK:
             eager.append(f"{module}:{call.lineno} ({name})")
