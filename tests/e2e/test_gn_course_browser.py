@@ -79,6 +79,8 @@ def test_the_course_fits_and_every_horse_is_on_it(
     settle(page, 1200)
     shown = "wide" if width == "1280" else "tall"
     course = f".gn-course.{shown}"
+    page.locator(f"{course} .gn-horse").first.wait_for(timeout=30000)  # drawn, horses on it
+    settle(page, 400)
     assert fit.boxes(page, course), f"the {shown} drawing is not shown"
     on_course = [
         h
