@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +34,30 @@ def shot(page: Any, name: str, *, full_page: bool = False) -> Path:
 
 
 def settle(page: Any, ms: int = 400) -> None:
-    """Ready (connected, script done), then a moment for the browser to lay the page out."""
+    """Ready (connected, script done, the page's fonts loaded), then a moment for the browser
+    to lay the page out. (A font that arrives late rewraps headings: on a loaded machine a box
+    measured before it is one line higher than the referee will see.)"""
     wait_ready(page)
+    page.evaluate("document.fonts.ready.then(() => true)")
     page.wait_for_timeout(ms)
+
+
+def still_box(locator: Any, *, gap_ms: int = 150, within_s: float = 10.0) -> dict[str, float]:
+    """The element's box once two reads ``gap_ms`` apart agree (to 0.5 px): where it stays,
+    not where it is while the page is still drawing. After ``within_s`` the last read is
+    returned, so a box that never holds still fails the caller's own comparison."""
+    box = locator.bounding_box(timeout=30000)
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        locator.page.wait_for_timeout(gap_ms)
+        again = locator.bounding_box(timeout=30000)
+        if box is not None and again is not None and all(
+            abs(box[k] - again[k]) <= 0.5 for k in ("x", "y", "width", "height")
+        ):
+            return dict(again)
+        box = again
+    assert box is not None, "not drawn"
+    return dict(box)
 
 
 def tap(page: Any, locator: Any) -> None:
@@ -45,9 +67,9 @@ def tap(page: Any, locator: Any) -> None:
 
 
 def on_screen(page: Any, locator: Any) -> dict[str, float]:
-    """The element's box, asserted wholly inside the viewport (not below the fold)."""
-    box = locator.bounding_box()
-    assert box is not None, "not drawn"
+    """The element's box once it holds still, asserted wholly inside the viewport (not below
+    the fold)."""
+    box = still_box(locator)
     view = page.viewport_size
     assert box["y"] >= 0 and box["y"] + box["height"] <= view["height"], (box, view)
     assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"], (box, view)

@@ -18,7 +18,7 @@ from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.e2e import fit
 from tests.e2e.frame_scenes import KINDS, finished, mid_game
-from tests.e2e.helpers import settle, shot
+from tests.e2e.helpers import settle, shot, still_box
 
 pytestmark = pytest.mark.e2e
 STILL = 2.0  # px: "the same place"
@@ -51,9 +51,7 @@ def header_bottom(page: Any) -> float:
 
 
 def top_of(page: Any, selector: str) -> float:
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None, f"{selector} is not drawn"
-    return float(box["y"])
+    return float(still_box(page.locator(selector).first)["y"])
 
 
 def reach(page: Any, locator: Any) -> None:
