@@ -51,8 +51,10 @@ def still_box(locator: Any, *, gap_ms: int = 150, within_s: float = 10.0) -> dic
     while time.monotonic() < deadline:
         locator.page.wait_for_timeout(gap_ms)
         again = locator.bounding_box(timeout=30000)
-        if box is not None and again is not None and all(
-            abs(box[k] - again[k]) <= 0.5 for k in ("x", "y", "width", "height")
+        if (
+            box is not None
+            and again is not None
+            and all(abs(box[k] - again[k]) <= 0.5 for k in ("x", "y", "width", "height"))
         ):
             return dict(again)
         box = again
