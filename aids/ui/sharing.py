@@ -77,8 +77,12 @@ def announce_referee_link(public_id: str, key: str, *, created: bool = False) ->
 
 def show_new_link() -> None:
     """A link just issued, in a dialog over the page: the words to keep it, a copy button
-    (``st.code``), a QR code for the referee's own phone, and a button that closes it."""
-    pending = st.session_state.pop(NEW_LINK, None)
+    (``st.code``), a QR code for the referee's own phone, and a button that closes it.
+
+    The link stays in the session until the dialog is closed (the button, or dismissed), so
+    a rerun of the whole page meanwhile — another device's write, the newest chances ready —
+    draws the dialog again instead of closing it before the link is kept."""
+    pending = st.session_state.get(NEW_LINK)
     if not pending:
         return
     role, link, created, name = pending
@@ -103,11 +107,17 @@ def show_new_link() -> None:
         qr_col.image(qr_png(link), width=200, alt=title)
         text_col.caption(hint)
         if st.button(tr("page.link_kept"), key="new_link_done", type="primary"):
+            _link_kept()
             st.rerun()
         if created:
             st.html(TO_TOP, unsafe_allow_javascript=True)
 
-    st.dialog(title, width="medium")(body)()
+    st.dialog(title, width="medium", on_dismiss=_link_kept)(body)()
+
+
+def _link_kept() -> None:
+    """The dialog of a new link is closed: the link leaves the session (it is shown once)."""
+    st.session_state.pop(NEW_LINK, None)
 
 
 def share(ctx: TableContext) -> None:

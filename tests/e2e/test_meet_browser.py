@@ -107,7 +107,7 @@ def test_an_event_made_on_home_shows_its_organiser_link_once_then_the_tools(
     dialog.locator("img").first.wait_for()  # the QR code for the organiser's own phone
     shot(page, "meet-created-dialog-en")
     tap(page, dialog.get_by_role("button", name="Done, I have kept the link"))
-    assert page.get_by_role("dialog").count() == 0
+    page.get_by_role("dialog").wait_for(state="detached", timeout=30000)  # closed
     assert page.locator("h1.aids-title").inner_text() == "Saturday <b>night</b>"  # as text
     on_screen(page, page.locator(".st-key-meet_standings h3"))
     page.get_by_role("tab", name="Add a table").wait_for()

@@ -141,7 +141,7 @@ def test_no_legal_card_says_why_and_offers_the_way_on(
     page.get_by_text("Race over").wait_for(timeout=30000)
 
 
-def test_create_table_shows_the_referee_link_once_and_opens_at_the_top(
+def test_create_table_shows_the_referee_link_once_until_closed_and_opens_at_the_top(
     server: tuple[str, Path], browser: Any
 ) -> None:
     base, _ = server
@@ -163,19 +163,57 @@ def test_create_table_shows_the_referee_link_once_and_opens_at_the_top(
     dialog.locator("img").first.wait_for()  # the QR code for the referee's own phone
     dialog.locator("button[aria-label='Copy to clipboard']").first.wait_for(state="attached")
     shot(page, "referee-en-created-link")
+
+    # another device records the first action while the referee reads the link: the page is
+    # drawn again (as when the newest chances are ready), and the dialog stays until closed
+    service = service_of(server)
+    key = link.split("key=")[1].split("&")[0]
+    pid = page.url.split("table=")[1].split("&")[0]
+    record(service, pid, key, RACE[:1])
+    seq = service.snapshot(pid).seq
+    page.locator(f".aids-seq[data-seq='{seq}']").wait_for(state="attached", timeout=30000)
+    settle(page, 800)
+    assert "Bookmark it now" in page.get_by_role("dialog").inner_text()
     tap(page, dialog.get_by_role("button", name="Done, I have kept the link"))
-    assert page.get_by_role("dialog").count() == 0
-    assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") == 0
+    page.get_by_role("dialog").wait_for(state="detached", timeout=30000)  # closed
+    page.wait_for_function(  # and the page back at its top (it may take a frame or two)
+        "document.querySelector('[data-testid=stMain]').scrollTop === 0", timeout=30000
+    )
     on_screen(page, page.locator(".aids-banner"))  # the turn banner
     on_screen(page, page.locator(".st-key-play_go button"))
     shot(page, "referee-en-after-create")
 
-    service = service_of(server)
-    key = link.split("key=")[1].split("&")[0]
-    assert service.role_for(page.url.split("table=")[1].split("&")[0], key).is_referee
+    assert service.role_for(pid, key).is_referee
     page.reload()
     settle(page, 800)
     assert page.get_by_role("dialog").count() == 0  # once
+
+
+def test_a_dismissed_link_dialog_stays_closed_when_the_page_is_drawn_again(
+    server: tuple[str, Path], browser: Any
+) -> None:
+    """The referee's link is shown once: closed with Esc (not the button), it does not come
+    back when another device's write draws the page again."""
+    base, _ = server
+    page = open_page(browser, f"{base}/?lang=en", LAPTOP)
+    page.get_by_role("tab", name="New table").click()
+    page.locator(".st-key-new_title input").fill("Dismissed")
+    for i, name in enumerate(["Aki", "Ben"]):
+        page.locator(f".st-key-new_player_{i} input").fill(name)
+    tap(page, page.get_by_role("button", name="Create table"))
+    dialog = page.get_by_role("dialog")
+    dialog.wait_for(timeout=30000)
+    link = dialog.locator("code").inner_text()
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached", timeout=30000)
+    settle(page, 800)
+    service = service_of(server)
+    pid = page.url.split("table=")[1].split("&")[0]
+    record(service, pid, link.split("key=")[1].split("&")[0], RACE[:1])
+    seq = service.snapshot(pid).seq
+    page.locator(f".aids-seq[data-seq='{seq}']").wait_for(state="attached", timeout=30000)
+    settle(page, 800)
+    assert page.get_by_role("dialog").count() == 0
 
 
 def test_players_qr_is_one_tap_from_the_top(server: tuple[str, Path], browser: Any) -> None:
