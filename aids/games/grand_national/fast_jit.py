@@ -5,11 +5,10 @@ reference: it is checked against the engine move for move, and
 playout on thousands of positions, fed the same uniform numbers (the same draws, in the same
 order, give the same race and the same figures).
 
-``Kernel.of(race)`` packs a race (as ``fast_state.race_of`` makes it) into arrays once per
-estimate; ``Kernel.play(count, seed)`` runs ``count`` playouts in one compiled call and
-returns their figures as rows (``FastRace.result``'s). Where Numba is not installed,
-``AVAILABLE`` is False and the chances use ``FastRace`` itself; the loop below still runs as
-plain Python (slowly), which is how the tests can read it line by line.
+``Kernel(race)`` packs a race (as ``fast_state.race_of`` makes it) into arrays once per
+estimate; ``Kernel.play(seeds)`` runs a playout per seed in one compiled call and
+returns their figures as rows (``FastRace.result``'s). Where Numba is not installed
+(``aids.games.jit.AVAILABLE``), the chances use ``FastRace`` itself.
 
 The loop is written for a compiler, not for CPython: no sets, dicts or sorted lists — each
 horse's flags are rows of one array, the running horses are those whose status is 0, and the
@@ -18,10 +17,6 @@ keeps them incrementally to spare the interpreter.
 """
 
 from __future__ import annotations
-
-import importlib.util
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,22 +34,8 @@ from aids.games.grand_national.fast import (
     RACE,
     FastRace,
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-#: whether the loop is compiled (Numba is a dependency; without it, plain Python)
-AVAILABLE = importlib.util.find_spec("numba") is not None
-
-
-def _compiled(fn: F) -> F:
-    """``fn`` compiled to machine code on its first call (cached on disk beside this file),
-    or ``fn`` itself without Numba."""
-    if not AVAILABLE:  # pragma: no cover - the project installs numba
-        return fn
-    from numba import njit
-
-    return cast(F, njit(cache=True, nogil=True)(fn))
-
+from aids.games.jit import AVAILABLE as AVAILABLE
+from aids.games.jit import compiled
 
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
@@ -142,7 +123,7 @@ class Kernel:
         return out, int(drawn)
 
 
-@_compiled
+@compiled
 def _uniform(draws: Floats, at: int) -> float:
     """The ``at``-th number: from ``draws`` while it lasts, else the generator's."""
     if at < draws.shape[0]:
@@ -150,12 +131,12 @@ def _uniform(draws: Floats, at: int) -> float:
     return float(np.random.random())
 
 
-@_compiled
+@compiled
 def _seed(seed: int) -> None:
     np.random.seed(seed)
 
 
-@_compiled
+@compiled
 def _speed(cfg: Ints, handicap: int, lengths: int, points: int, x: float,
            buf: Ints) -> int:  # fmt: skip
     """The speed the ``x``-th share (in [0, 1)) of the horse's options picks: exactly
@@ -185,7 +166,7 @@ def _speed(cfg: Ints, handicap: int, lengths: int, points: int, x: float,
     return int(buf[int(x * count)])
 
 
-@_compiled
+@compiled
 def _top_two(horse: Ints, key: Ints, n: int) -> tuple[int, int]:
     """The keys of the leader and the second among the running horses (-1 for none)."""
     first = second = -1
@@ -199,7 +180,7 @@ def _top_two(horse: Ints, key: Ints, n: int) -> tuple[int, int]:
     return first, second
 
 
-@_compiled
+@compiled
 def races(cfg0: Ints, horse0: Ints, lists0: Ints, lanes0: Ints, tops: Ints, rings: Ints,
           spin: Ints, pay: Floats, stakes: Floats, cash: Floats, seeds: Ints,
           draws: Floats, max_steps: int, out: Floats) -> int:  # fmt: skip
