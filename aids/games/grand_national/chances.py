@@ -1,9 +1,10 @@
 """Grand National's live chances: each horse winning and placing (1st–4th), each stable's money.
 
 Every playout runs the engine's rules from the position every player may see (the viewer's
-state) to the engine's own end: four horses placed, or none left running — on ``FastRace``
-(``aids.games.grand_national.fast``), the rules on plain lists of small ints, checked against
-``engine.apply`` move for move. The model, named in one line on the page (``gn.chances.model``):
+state) to the engine's own end: four horses placed, or none left running — on a compiled loop
+(``aids.games.grand_national.fast_jit``, Numba) checked playout for playout against
+``FastRace`` (``aids.games.grand_national.fast``: the rules on plain lists of small ints,
+checked against ``engine.apply`` move for move), which runs them where Numba is missing. The model, named in one line on the page (``gn.chances.model``):
 
 - Chance is the spinner's: the going, each lane's inside stable and, in cap order, each cap's
   first stable are uniform over the engine's chance actions (the six goings; the colours in
