@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from aids.games.base import VIEWER
-from aids.games.chances import PlayoutTooLong
+from aids.games.chances import PlayoutTooLong, estimate
 from aids.games.rally import GAME, engine
 from aids.games.rally.chances import RallyChances
 from aids.games.rally.fast import FastRally
@@ -28,7 +28,8 @@ from aids.games.rally.fast_jit import AVAILABLE, Kernel
 from aids.games.rally.fast_map import CARDS
 from aids.games.rally.model import RallyState
 from tests.games.grand_national.test_fast_jit import Feed
-from tests.games.rally.test_fast import positions, random_setup
+from tests.games.rally.test_chances import race, viewed
+from tests.games.rally.test_fast import PlainRally, positions, random_setup
 
 POSITIONS = 1_500
 NUMBERS = 40_000  # more than a playout draws
@@ -81,7 +82,7 @@ def dealt(
 def test_numba_is_installed_so_the_chances_run_compiled() -> None:
     """The project depends on Numba: without it the rally's chances fall back to
     ``FastRally``, several times slower."""
-    assert AVAILABLE
+    assert AVAILABLE and RallyChances.compiled
 
 
 def test_the_compiled_loop_plays_each_race_as_fast_rally_does_on_1500_positions() -> None:
@@ -137,3 +138,43 @@ def test_a_race_past_its_step_cap_is_refused_as_too_long() -> None:
     with pytest.raises(PlayoutTooLong):
         cards = [c for hand in hands for c in hand] + pile
         Kernel(race, cards, [], race.hand_sizes).play(np.zeros(1, dtype=np.int64), 3)
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds", "teams"), [(6, 0, None), (4, 12, [0, 1, 0, 1]), (3, 30, None)]
+)
+def test_the_chances_agree_on_either_path_within_their_error(
+    players: int, rounds: int, teams: list[int] | None
+) -> None:
+    """Chances model (rally.chances.model), one model on either path: a viewer's position
+    estimated on ``FastRally`` and on the compiled loop (its own deals and reshuffles) gives
+    every figure within the two estimates' combined 99.9 % error — at the start, mid-race in
+    team play and late."""
+    history = viewed(race(players, players + rounds, rounds, teams))
+    state = history[-1]
+    assert state.phase != "over"
+    compiled = estimate(RallyChances(history), state, playouts=2_000, seed=1, exact=False)
+    plain = estimate(PlainRally(history), state, playouts=2_000, seed=2, exact=False)
+    assert compiled.playouts == plain.playouts == 2_000
+    for m, a, b, ea, eb in zip(
+        compiled.measures, compiled.values, plain.values, compiled.errors, plain.errors,
+        strict=True,
+    ):  # fmt: skip
+        allowed = 3.3 / 1.96 * (ea * ea + eb * eb) ** 0.5 + 1e-9
+        assert abs(a - b) <= allowed, (m, a, b, allowed)
+
+
+def test_the_same_seed_gives_the_same_figures_and_a_playout_its_own_seed_alone() -> None:
+    """Reproducible chances on the compiled loop: the same seed gives the same figures, and
+    each playout depends on its own seed alone (alone or among others, the same row)."""
+    history = viewed(race(4, 8, 10))
+    state = history[-1]
+    first = estimate(RallyChances(history), state, playouts=300, seed=5, exact=False)
+    again = estimate(RallyChances(history), state, playouts=300, seed=5, exact=False)
+    other = estimate(RallyChances(history), state, playouts=300, seed=6, exact=False)
+    assert first.values == again.values and first.values != other.values
+    kernel = RallyChances(history)._kernel(state)
+    seeds = np.array([11, 12, 13, 2**32 - 1], dtype=np.int64)
+    together = kernel.play(seeds)
+    for i in range(len(seeds)):
+        assert kernel.play(seeds[i : i + 1])[0].tolist() == together[i].tolist()
