@@ -154,8 +154,10 @@ class Kernel:
         stack = np.zeros(max(1, room), dtype=np.int64)
         stack[: len(pile)] = list(reversed(pile))  # the next card last
         out = np.zeros(self.width(), dtype=np.float64)
+        memo, memo_at, epoch = _memo(len(self.jams))
         drawn = race(self.cfg, self.seats, self.jams, self.places, self.paths, held, stack,
-                     len(pile), thrown, draws, max_steps, out)  # fmt: skip
+                     len(pile), thrown, draws, max_steps, memo, memo_at, epoch,
+                     out)  # fmt: skip
         if drawn < 0:
             raise PlayoutTooLong("rally", max_steps)
         return out, int(drawn)
@@ -184,6 +186,13 @@ def _pack_map(race: FastRally) -> tuple[Ints, Ints]:
             paths[ROAD_KM, t, i] = km
         paths[ROAD_KM, t, len(roads.board.neighbours(town)) :] = -1  # no more roads
     return places, paths
+
+
+def _memo(towns: int) -> tuple[Ints, Ints, Ints]:
+    """``race``'s memo of reaches under jams, empty."""
+    memo_at = np.zeros((2, towns), dtype=np.int64)
+    memo_at[0] = -1
+    return np.zeros((2, towns, towns), dtype=np.int64), memo_at, np.zeros(1, dtype=np.int64)
 
 
 @compiled
@@ -358,12 +367,15 @@ def _drive(hand: Ints, most: int, here: int, kms: Ints, best: Ints, stops: int, 
 
 @compiled
 def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands: Ints,
-         pile: Ints, n_pile: int, discard: Ints, draws: Floats, max_steps: int,
-         out: Floats) -> int:  # fmt: skip
+         pile: Ints, n_pile: int, discard: Ints, draws: Floats, max_steps: int, memo: Ints,
+         memo_at: Ints, epoch: Ints, out: Floats) -> int:  # fmt: skip
     """One race of ``FastRally.run``'s loop (the greedy driver) from the packed position
     with these ``hands`` (counts per code), ``pile`` (``n_pile`` cards, the next one last)
     and ``discard`` (counts), into ``out``: the numbers drawn, or -1 past ``max_steps``
-    steps. ``hands``, ``pile`` and ``discard`` are changed."""
+    steps. ``hands``, ``pile`` and ``discard`` are changed. ``memo`` keeps a town's reach
+    under jams (``_reach``'s km and proposals, rows of ``memo[0]`` and ``memo[1]``) while
+    ``memo_at[0]`` holds the ``epoch`` it was found in (``memo_at[1]``: its stops); the
+    epoch moves on whenever the jams change, in this race or the next."""
     n, start, goal, last = cfg[PLAYERS], cfg[START], cfg[GOAL], cfg[LAST_ROUND]
     police_turns, teams = cfg[POLICE_TURNS], cfg[TEAMS]
     rnd, turn, phase, left = cfg[ROUND], cfg[TURN], cfg[PHASE], cfg[LEFT]
@@ -379,12 +391,11 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
     plays = np.zeros((4, 4 * n + 2 * n + n_towns + 1), dtype=np.int64)  # kind, card, seat, town
     go = np.zeros(6, dtype=np.int64)
     throw = np.zeros(CARDS, dtype=np.int64)
-    kms = np.zeros(n_towns, dtype=np.int64)
     dist = np.zeros(n_towns, dtype=np.int64)
+    epoch[0] += 1  # the memo's reaches were found under other jams
     n_jams = 0
     for t in range(n_towns):
         n_jams += jams[t] != 0
-    best = np.zeros(n_towns, dtype=np.int64)
     deck = np.zeros(pile.shape[0], dtype=np.int64)
     drawn = 0
     steps = max_steps
@@ -419,9 +430,13 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
                             if jams[paths[REACH_TOWN, here, i]] != 0:
                                 jammed = True
                                 break
-                    if jammed:
-                        stops = _reach(here, jams, goal, places, paths, dist, kms, best)
-                        stop = _drive(hand, most, here, kms, best, stops, rank, go)
+                    if jammed:  # found once per town and set of jams
+                        if memo_at[0, here] != epoch[0]:
+                            memo_at[0, here] = epoch[0]
+                            memo_at[1, here] = _reach(here, jams, goal, places, paths, dist,
+                                                      memo[0, here], memo[1, here])  # fmt: skip
+                        stop = _drive(hand, most, here, memo[0, here], memo[1, here],
+                                      memo_at[1, here], rank, go)  # fmt: skip
                     else:
                         stop = _drive(hand, most, here, paths[REACH_KM, here],
                                       paths[REACH_BEST, here], places[REACH, here], rank,
@@ -533,6 +548,7 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
             if card == JAM:
                 n_jams += jams[towns[target]] == 0
                 jams[towns[target]] = 1
+                epoch[0] += 1
             elif card == RAIN:
                 rain[target] = 1
             elif card == ENGINE:
@@ -542,6 +558,7 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
             elif card == JAM_CLEAR:
                 n_jams -= jams[town] != 0
                 jams[town] = 0
+                epoch[0] += 1
             elif card == CLEAR_SKY:
                 rain[target] = 0
             else:
@@ -664,6 +681,11 @@ def races(cfg: Ints, seats: Ints, jams: Ints, places: Ints, paths: Ints, unseen:
     room = total + int(seen.sum())
     pile = np.zeros(max(1, room), dtype=np.int64)
     cards = np.zeros(max(1, total), dtype=np.int64)
+    towns = jams.shape[0]
+    memo = np.zeros((2, towns, towns), dtype=np.int64)
+    memo_at = np.zeros((2, towns), dtype=np.int64)
+    memo_at[0] = -1
+    epoch = np.zeros(1, dtype=np.int64)
     for play in range(seeds.shape[0]):
         _seed(seeds[play])
         cards[:total] = unseen
@@ -682,7 +704,7 @@ def races(cfg: Ints, seats: Ints, jams: Ints, places: Ints, paths: Ints, unseen:
         for i in range(n_pile):  # the next card last
             pile[i] = cards[total - 1 - i]
         if race(cfg, seats, jams, places, paths, hands, pile, n_pile, discard, none, max_steps,
-                out[play]) < 0:  # fmt: skip
+                memo, memo_at, epoch, out[play]) < 0:  # fmt: skip
             return -1
     return 0
 
