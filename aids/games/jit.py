@@ -14,6 +14,9 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+import numpy as np
+from numpy.typing import NDArray
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: whether the loops are compiled (Numba is a dependency; without it, plain Python)
@@ -28,3 +31,18 @@ def compiled(fn: F) -> F:
     from numba import njit
 
     return cast(F, njit(cache=True, nogil=True)(fn))
+
+
+@compiled
+def uniform(draws: NDArray[np.float64], at: int) -> float:
+    """A compiled playout's ``at``-th uniform number: from ``draws`` while it lasts (the tests
+    feed a loop and its reference the same numbers), else the compiled generator's."""
+    if at < draws.shape[0]:
+        return float(draws[at])
+    return float(np.random.random())
+
+
+@compiled
+def seed(value: int) -> None:
+    """Seed the compiled generator (0 ≤ value < 2³²: one playout's own seed)."""
+    np.random.seed(value)

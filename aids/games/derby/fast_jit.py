@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from aids.games.chances import PlayoutTooLong
 from aids.games.derby.fast import FastRace
 from aids.games.jit import AVAILABLE as AVAILABLE
-from aids.games.jit import compiled
+from aids.games.jit import compiled, seed, uniform
 
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
@@ -109,19 +109,6 @@ class Kernel:
 
 
 @compiled
-def _uniform(draws: Floats, at: int) -> float:
-    """The ``at``-th number: from ``draws`` while it lasts, else the generator's."""
-    if at < draws.shape[0]:
-        return float(draws[at])
-    return float(np.random.random())
-
-
-@compiled
-def _seed(seed: int) -> None:
-    np.random.seed(seed)
-
-
-@compiled
 def _live(card: int, fallen: Ints) -> bool:
     """Whether a card can still be played: a black card always, a horse's while it runs."""
     return card >= 80 or fallen[card // 10] == 0
@@ -161,7 +148,7 @@ def race(cfg0: Ints, fallen0: Ints, tops0: Ints, left0: Ints, taken0: Ints, coun
         for i in range(size):
             plays += n_running if hands[turn, i] >= 80 else 1
         total = betting + plays if plays > 0 else betting + 1
-        index = int(_uniform(draws, drawn) * total)
+        index = int(uniform(draws, drawn) * total)
         drawn += 1
         steps -= 1
         if index < betting:  # a bet on the index-th open slot: the turn goes on to its play
@@ -273,7 +260,7 @@ def races(cfg: Ints, fallen: Ints, tops: Ints, left: Ints, taken: Ints, counters
     held = np.zeros(players, dtype=np.int64)
     n_dead = dead.shape[0]
     for play in range(seeds.shape[0]):
-        _seed(seeds[play])
+        seed(seeds[play])
         cards = unseen.copy()
         n = cards.shape[0]
         if gone > 0:  # the discarded: ``gone`` of the dead cards, uniformly

@@ -4,7 +4,8 @@ Every playout runs the engine's rules from the position every player may see (th
 state) to the engine's own end: four horses placed, or none left running — on a compiled loop
 (``aids.games.grand_national.fast_jit``, Numba) checked playout for playout against
 ``FastRace`` (``aids.games.grand_national.fast``: the rules on plain lists of small ints,
-checked against ``engine.apply`` move for move), which runs them where Numba is missing. The model, named in one line on the page (``gn.chances.model``):
+checked against ``engine.apply`` move for move), which runs them where Numba is missing.
+The model, named in one line on the page (``gn.chances.model``):
 
 - Chance is the spinner's: the going, each lane's inside stable and, in cap order, each cap's
   first stable are uniform over the engine's chance actions (the six goings; the colours in

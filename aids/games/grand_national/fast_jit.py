@@ -35,7 +35,7 @@ from aids.games.grand_national.fast import (
     FastRace,
 )
 from aids.games.jit import AVAILABLE as AVAILABLE
-from aids.games.jit import compiled
+from aids.games.jit import compiled, seed, uniform
 
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
@@ -124,19 +124,6 @@ class Kernel:
 
 
 @compiled
-def _uniform(draws: Floats, at: int) -> float:
-    """The ``at``-th number: from ``draws`` while it lasts, else the generator's."""
-    if at < draws.shape[0]:
-        return float(draws[at])
-    return float(np.random.random())
-
-
-@compiled
-def _seed(seed: int) -> None:
-    np.random.seed(seed)
-
-
-@compiled
 def _speed(cfg: Ints, handicap: int, lengths: int, points: int, x: float,
            buf: Ints) -> int:  # fmt: skip
     """The speed the ``x``-th share (in [0, 1)) of the horse's options picks: exactly
@@ -198,7 +185,7 @@ def races(cfg0: Ints, horse0: Ints, lists0: Ints, lanes0: Ints, tops: Ints, ring
     first = np.zeros((slots, seats), dtype=np.int64)
     drawn = 0
     for play in range(seeds.shape[0]):
-        _seed(seeds[play])
+        seed(seeds[play])
         cfg = cfg0.copy()
         horse = horse0.copy()
         lists = lists0.copy()
@@ -211,7 +198,7 @@ def races(cfg0: Ints, horse0: Ints, lists0: Ints, lanes0: Ints, tops: Ints, ring
         top = cfg[TOP]
         # --- before the race: the blind bets left (none), the going, the lanes, the start
         while phase < RACE and steps > 0:
-            x = _uniform(draws, drawn)
+            x = uniform(draws, drawn)
             drawn += 1
             steps -= 1
             if phase == BLIND:
@@ -265,7 +252,7 @@ def races(cfg0: Ints, horse0: Ints, lists0: Ints, lanes0: Ints, tops: Ints, ring
             while steps > 0:
                 if due >= 0:  # the move
                     h = due
-                    x = _uniform(draws, drawn)
+                    x = uniform(draws, drawn)
                     drawn += 1
                     speed = _speed(cfg, handicap[h], finish - dist[h], top - used[h], x, buf)
                     steps -= 1
@@ -311,7 +298,7 @@ def races(cfg0: Ints, horse0: Ints, lists0: Ints, lanes0: Ints, tops: Ints, ring
                                 handicap[x_h] = max(low_mark, handicap[x_h] - free_cut)
                                 done_free[x_h] = 1
                 elif order_caps and rnd > 1 and n_group == 0:  # the spin
-                    x = _uniform(draws, drawn)
+                    x = uniform(draws, drawn)
                     drawn += 1
                     k = int(x * cfg[N_COLOURS])
                     steps -= 1

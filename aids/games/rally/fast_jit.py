@@ -34,8 +34,23 @@ from numpy.typing import NDArray
 
 from aids.games.chances import PlayoutTooLong
 from aids.games.jit import AVAILABLE as AVAILABLE
-from aids.games.jit import compiled
+from aids.games.jit import compiled, seed, uniform
 from aids.games.rally.fast import ACT, DRAW_PHASE, OVER, FastRally
+from aids.games.rally.fast_jit_map import (
+    PORT,
+    RANK,
+    REACH,
+    REACH_BEST,
+    REACH_KM,
+    REACH_TOWN,
+    drive_choice,
+    empty_memo,
+    pack_map,
+    reach_under_jams,
+    shuffle_cards,
+    throw_nth,
+    throw_ways,
+)
 from aids.games.rally.fast_map import (
     ATTACK,
     ATTACKS,
@@ -51,12 +66,9 @@ from aids.games.rally.fast_map import (
     FERRY,
     JAM,
     JAM_CLEAR,
-    KM,
-    MOST_KM,
     POLICE,
     RAIN,
     REPAIR,
-    TOP,
     TRAVEL,
     counts_of,
 )
@@ -71,16 +83,8 @@ CFG = 18
 # rows of ``Kernel.seats``: per seat
 ACTIONS, LIMITS, DRAWS, TEAM, POINTS, TOWN, WET, BROKEN, STOPPED, DONE, ORDER, SIZE = range(12)
 SEAT_ROWS = 12
-# rows of ``Kernel.places``: per town
-RANK, PORT, REACH = range(3)
-# layers of ``Kernel.paths``: per town, a row of towns
-REACH_KM, REACH_BEST, REACH_TOWN, ROAD_TO, ROAD_KM = range(5)
-PATH_LAYERS = 5
-FAR = 1 << 40  # farther than any road
-#: the travel cards' codes and km, in code order (TOP SPEED last: it counts 0 km and doubles)
-D0, D1, D2, D3, D4, TOP_CODE = DRIVE_CODES
-K0, K1, K2, K3, K4 = (KM[c] for c in DRIVE_CODES[:5])
-assert TOP_CODE == TOP and tuple(sorted(DRIVE_CODES)) == DRIVE_CODES
+
+
 A0, A1, A2, A3 = ATTACKS
 F0, F1, F2 = DEFENCES
 
@@ -119,7 +123,7 @@ class Kernel:
         self.seats = seats
         towns = len(roads.ids)
         self.jams = np.array([race.jams >> t & 1 for t in range(towns)], dtype=np.int64)
-        self.places, self.paths = _pack_map(race)
+        self.places, self.paths = pack_map(race)
         # the deal: every unseen card, the seen discards as counts, each hand's size
         self.unseen = np.array(cards, dtype=np.int64)
         self.seen = np.array(counts_of(seen), dtype=np.int64)
@@ -154,215 +158,13 @@ class Kernel:
         stack = np.zeros(max(1, room), dtype=np.int64)
         stack[: len(pile)] = list(reversed(pile))  # the next card last
         out = np.zeros(self.width(), dtype=np.float64)
-        memo, memo_at, epoch = _memo(len(self.jams))
+        memo, memo_at, epoch = empty_memo(len(self.jams))
         drawn = race(self.cfg, self.seats, self.jams, self.places, self.paths, held, stack,
                      len(pile), thrown, draws, max_steps, memo, memo_at, epoch,
                      out)  # fmt: skip
         if drawn < 0:
             raise PlayoutTooLong("rally", max_steps)
         return out, int(drawn)
-
-
-def _pack_map(race: FastRally) -> tuple[Ints, Ints]:
-    """The map's side of ``Roads`` as arrays: per town its rank, its port and its reach
-    without jams (``Roads.reach``: the km of each stop ascending and the proposal within
-    each), which towns that reach holds, and its roads."""
-    roads = race.roads
-    towns = len(roads.ids)
-    places = np.zeros((3, towns), dtype=np.int64)
-    paths = np.zeros((PATH_LAYERS, towns, towns), dtype=np.int64)
-    places[RANK], places[PORT] = roads.rank, roads.port
-    goal = roads.ids[roads.goal]
-    for t, town in enumerate(roads.ids):
-        kms, best = roads.reach(t, 0)
-        places[REACH, t] = len(kms)
-        paths[REACH_KM, t, : len(kms)] = kms
-        paths[REACH_BEST, t, : len(best)] = best
-        found = roads.board.reachable(town, MOST_KM, {goal})
-        stops = sorted((km, roads.index[stop]) for stop, km in found.items())
-        paths[REACH_TOWN, t, : len(stops)] = [stop for _, stop in stops]
-        for i, (other, km) in enumerate(roads.board.neighbours(town)):
-            paths[ROAD_TO, t, i] = roads.index[other]
-            paths[ROAD_KM, t, i] = km
-        paths[ROAD_KM, t, len(roads.board.neighbours(town)) :] = -1  # no more roads
-    return places, paths
-
-
-def _memo(towns: int) -> tuple[Ints, Ints, Ints]:
-    """``race``'s memo of reaches under jams, empty."""
-    memo_at = np.zeros((2, towns), dtype=np.int64)
-    memo_at[0] = -1
-    return np.zeros((2, towns, towns), dtype=np.int64), memo_at, np.zeros(1, dtype=np.int64)
-
-
-@compiled
-def _uniform(draws: Floats, at: int) -> float:
-    """The ``at``-th number: from ``draws`` while it lasts, else the generator's."""
-    if at < draws.shape[0]:
-        return float(draws[at])
-    return float(np.random.random())
-
-
-@compiled
-def _seed(seed: int) -> None:
-    np.random.seed(seed)
-
-
-@compiled
-def _shuffle(cards: Ints, size: int, draws: Floats, drawn: int) -> int:
-    """Fisher–Yates on ``cards[:size]`` in place, as ``random.shuffle`` runs (the last place
-    first), one number a place; the numbers drawn so far."""
-    for i in range(size - 1, 0, -1):
-        j = int(_uniform(draws, drawn) * (i + 1))
-        drawn += 1
-        cards[i], cards[j] = cards[j], cards[i]
-    return drawn
-
-
-@compiled
-def _ways(hand: Ints, first: int, size: int) -> int:
-    """How many distinct sets of ``size`` cards a hand of these counts holds among the codes
-    from ``first`` on."""
-    ways = np.zeros(size + 1, dtype=np.int64)
-    ways[0] = 1
-    for card in range(first, CARDS):
-        for k in range(size, 0, -1):  # each k from the smaller ones of the cards before
-            for m in range(1, min(hand[card], k) + 1):
-                ways[k] += ways[k - m]
-    return int(ways[size])
-
-
-@compiled
-def _throw(hand: Ints, size: int, index: int, out: Ints) -> None:
-    """The ``index``-th of the distinct sets of ``size`` cards in ``hand`` (``Roads.discards``:
-    sorted as tuples of codes), as counts into ``out``."""
-    rest = hand.copy()
-    out[:] = 0
-    card = 0
-    for place in range(size):
-        while True:
-            if rest[card] > 0:
-                rest[card] -= 1
-                ways = _ways(rest, card, size - place - 1)
-                if index < ways:
-                    out[card] += 1
-                    break
-                index -= ways
-                rest[card] += 1
-            card += 1
-
-
-@compiled
-def _reach(here: int, jams: Ints, goal: int, places: Ints, paths: Ints, dist: Ints,
-           kms: Ints, best: Ints) -> int:  # fmt: skip
-    """``Roads.reach`` from ``here`` under these jams, into ``kms`` and ``best``: the stops'
-    km ascending (ties by town code) and the proposal within each; how many stops. A jammed
-    town (and the goal) may be reached but not passed. Jams only close roads, so the stops
-    are among those without jams (``REACH_TOWN``), and only those are looked at."""
-    towns = jams.shape[0]
-    near = paths[REACH_TOWN, here]
-    size = places[REACH, here]
-    for i in range(size):
-        dist[near[i]] = FAR
-    dist[here] = 0
-    fixed = kms  # borrowed: 1 once a town's distance is final
-    fixed[:size] = 0
-    while True:
-        at, low = -1, FAR
-        for i in range(size):
-            if fixed[i] == 0 and dist[near[i]] < low:
-                at, low = i, dist[near[i]]
-        if at < 0:
-            break
-        fixed[at] = 1
-        town = near[at]
-        if town != here and (jams[town] != 0 or town == goal):
-            continue
-        for i in range(towns):
-            step = paths[ROAD_KM, town, i]
-            if step < 0:
-                break
-            other = paths[ROAD_TO, town, i]
-            total = low + step
-            if total <= MOST_KM and total < dist[other]:  # a town of ``near``: see above
-                dist[other] = total
-    stops = 0
-    for i in range(size):  # the stops by (km, town): an insertion sort
-        town = near[i]
-        if dist[town] >= FAR:
-            continue
-        key = dist[town] * towns + town
-        j = stops
-        while j > 0 and best[j - 1] > key:
-            best[j] = best[j - 1]
-            j -= 1
-        best[j] = key
-        stops += 1
-    top_rank, top_km, top = FAR, 0, -1
-    for i in range(stops):
-        km, stop = best[i] // towns, best[i] % towns
-        rank = places[RANK, stop]
-        if top < 0 or (rank, -km, stop) < (top_rank, -top_km, top):
-            top_rank, top_km, top = rank, km, stop
-        kms[i] = km
-        best[i] = top
-    return stops
-
-
-@compiled
-def _proposal(kms: Ints, best: Ints, stops: int, km: int) -> int:
-    """The proposal of a movement of ``km``: ``best`` at the last stop within it."""
-    low, high = 0, stops  # bisect_right
-    while low < high:
-        mid = (low + high) // 2
-        if km < kms[mid]:
-            high = mid
-        else:
-            low = mid + 1
-    return int(best[low - 1])
-
-
-@compiled
-def _drive(hand: Ints, most: int, here: int, kms: Ints, best: Ints, stops: int, rank: Ints,
-           go: Ints) -> int:  # fmt: skip
-    """``Roads.drive``: of every set of at most ``most`` travel cards in ``hand`` (one TOP
-    SPEED at most, never alone), the one whose proposal is nearest the goal, then the fewest
-    cards, the fewest km, the first cards in code order; its cards as counts of each of
-    ``DRIVE_CODES`` into ``go`` and the town it stops at, or -1 if none is nearer than
-    ``here``."""
-    found = -1
-    f_rank, f_size, f_km = 0, 0, 0
-    f0 = f1 = f2 = f3 = f4 = f5 = 0
-    for c5 in range(min(hand[TOP_CODE], 1) + 1):
-        for c0 in range(min(hand[D0], most) + 1):
-            for c1 in range(min(hand[D1], most - c0) + 1):
-                for c2 in range(min(hand[D2], most - c0 - c1) + 1):
-                    for c3 in range(min(hand[D3], most - c0 - c1 - c2) + 1):
-                        for c4 in range(min(hand[D4], most - c0 - c1 - c2 - c3) + 1):
-                            plain = c0 + c1 + c2 + c3 + c4
-                            size = plain + c5
-                            if plain == 0 or size > most:
-                                continue
-                            km = c0 * K0 + c1 * K1 + c2 * K2 + c3 * K3 + c4 * K4
-                            if c5:
-                                km *= 2
-                            stop = _proposal(kms, best, stops, km)
-                            mine = rank[stop]
-                            if found >= 0:
-                                if (mine, size, km) > (f_rank, f_size, f_km):
-                                    continue
-                                # the same size: the first cards in code order hold more
-                                # of the first code where they differ
-                                if (mine, size, km) == (f_rank, f_size, f_km) and (
-                                    -c0, -c1, -c2, -c3, -c4, -c5,
-                                ) >= (-f0, -f1, -f2, -f3, -f4, -f5):  # fmt: skip
-                                    continue
-                            found, f_rank, f_size, f_km = stop, mine, size, km
-                            f0, f1, f2, f3, f4, f5 = c0, c1, c2, c3, c4, c5
-    if found < 0 or f_rank >= rank[here]:
-        return -1
-    go[0], go[1], go[2], go[3], go[4], go[5] = f0, f1, f2, f3, f4, f5
-    return found
 
 
 @compiled
@@ -373,7 +175,7 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
     with these ``hands`` (counts per code), ``pile`` (``n_pile`` cards, the next one last)
     and ``discard`` (counts), into ``out``: the numbers drawn, or -1 past ``max_steps``
     steps. ``hands``, ``pile`` and ``discard`` are changed. ``memo`` keeps a town's reach
-    under jams (``_reach``'s km and proposals, rows of ``memo[0]`` and ``memo[1]``) while
+    under jams (``reach_under_jams``'s km and proposals, rows of ``memo[0]`` and ``memo[1]``) while
     ``memo_at[0]`` holds the ``epoch`` it was found in (``memo_at[1]``: its stops); the
     epoch moves on whenever the jams change, in this race or the next."""
     n, start, goal, last = cfg[PLAYERS], cfg[START], cfg[GOAL], cfg[LAST_ROUND]
@@ -433,14 +235,15 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
                     if jammed:  # found once per town and set of jams
                         if memo_at[0, here] != epoch[0]:
                             memo_at[0, here] = epoch[0]
-                            memo_at[1, here] = _reach(here, jams, goal, places, paths, dist,
-                                                      memo[0, here], memo[1, here])  # fmt: skip
-                        stop = _drive(hand, most, here, memo[0, here], memo[1, here],
-                                      memo_at[1, here], rank, go)  # fmt: skip
+                            memo_at[1, here] = reach_under_jams(
+                                here, jams, goal, places, paths, dist, memo[0, here],
+                                memo[1, here])  # fmt: skip
+                        stop = drive_choice(hand, most, here, memo[0, here], memo[1, here],
+                                            memo_at[1, here], rank, go)  # fmt: skip
                     else:
-                        stop = _drive(hand, most, here, paths[REACH_KM, here],
-                                      paths[REACH_BEST, here], places[REACH, here], rank,
-                                      go)  # fmt: skip
+                        stop = drive_choice(hand, most, here, paths[REACH_KM, here],
+                                            paths[REACH_BEST, here], places[REACH, here], rank,
+                                            go)  # fmt: skip
                     if stop >= 0:
                         kind, town = TRAVEL, stop
             if kind < 0:
@@ -480,12 +283,12 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
                                     n_plays += 1
                 excess = sizes[s] - limits[s]
                 if excess > 0:
-                    n_ends = _ways(hand, 0, excess)
+                    n_ends = throw_ways(hand, 0, excess)
                 if n_plays == 0 and n_ends == 1:
                     kind = END
         if kind < 0:  # as ``chances._pick``: one draw, the weights subtracted
             share = 1.0 / (n_plays + 1)
-            x = _uniform(draws, drawn)
+            x = uniform(draws, drawn)
             drawn += 1
             for i in range(n_plays):
                 x -= share
@@ -515,7 +318,7 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
                     for _ in range(discard[c]):
                         deck[m] = c
                         m += 1
-                drawn = _shuffle(deck, m, draws, drawn)
+                drawn = shuffle_cards(deck, m, draws, drawn)
                 for i in range(m):
                     pile[i] = deck[m - 1 - i]
                 n_pile = m
@@ -570,7 +373,7 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
             home = town == goal
         elif kind == END:
             if excess > 0:
-                _throw(hand, excess, end, throw)
+                throw_nth(hand, excess, end, throw)
                 for c in range(CARDS):
                     hand[c] -= throw[c]
                     discard[c] += throw[c]
@@ -687,9 +490,9 @@ def races(cfg: Ints, seats: Ints, jams: Ints, places: Ints, paths: Ints, unseen:
     memo_at[0] = -1
     epoch = np.zeros(1, dtype=np.int64)
     for play in range(seeds.shape[0]):
-        _seed(seeds[play])
+        seed(seeds[play])
         cards[:total] = unseen
-        _shuffle(cards, total, none, 0)
+        shuffle_cards(cards, total, none, 0)
         hands[:] = 0
         at = 0
         for p in range(n):
