@@ -11,3 +11,6 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${1:-}"
+# The live chances' compiled playout loops (aids/games/*/fast_jit.py), compiled once into their
+# disk cache: about 20 s the first time on a machine, a second once cached.
+.venv/bin/python -c "from aids.games.chances import warm; from aids.registry import engines; warm(engines().values())"

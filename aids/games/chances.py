@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -158,6 +158,17 @@ class ChanceModel(Protocol):
     def title(self, group: str, lang: str) -> str:
         """What a group of figures is, in ``lang`` (``Wins``, ``Finishes``…)."""
         ...
+
+
+def warm(games: Iterable[Any]) -> None:
+    """Ready each game's playouts (``game.chances(())``'s ``warm``, where a model has one:
+    a compiled loop is compiled, or loaded from its disk cache), so that no estimate's
+    budget pays for it; a worker process calls this before its first job."""
+    for game in games:
+        model = game.chances(())
+        ready = getattr(model, "warm", None)
+        if callable(ready):
+            ready()
 
 
 def estimate(

@@ -42,11 +42,12 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from aids.core.errors import AidsError
 from aids.games.base import VIEWER, AnyGame
-from aids.games.chances import Estimate, decided, estimate, steady
+from aids.games.chances import Estimate, decided, estimate, steady, warm
 from aids.tables import keys
 from aids.tables.service import TableService
 from aids.tables.worker import WorkerPool, free_cores
@@ -113,7 +114,8 @@ class ChanceService:
         self._last: dict[str, tuple[int, Estimate | None]] = {}
 
     def _pool(self) -> Executor:
-        return self._executor or _workers(job_limit(self.budget))
+        games = tuple(self.tables.games.values())
+        return self._executor or _workers(job_limit(self.budget), partial(warm, games))
 
     def supported(self, kind: str) -> bool:
         return self.tables.game(kind).chances(()) is not None
@@ -267,13 +269,14 @@ _shared: list[WorkerPool] = []
 _shared_lock = threading.Lock()
 
 
-def _workers(limit: float) -> WorkerPool:
+def _workers(limit: float, warm: Callable[[], None] | None = None) -> WorkerPool:
     """The worker processes of this server (every table's chances queue for them, in
     order), one per core left free (``free_cores``): started with ``spawn``, a clean
     interpreter, as forking a threaded server is unsafe; each ends a job that runs past
-    ``limit`` seconds (the longest any service of this process asks for)."""
+    ``limit`` seconds (the longest any service of this process asks for); each new process
+    runs ``warm`` (the first service's) before its first job."""
     with _shared_lock:
         if not _shared:
-            _shared.append(WorkerPool(free_cores(), limit))
+            _shared.append(WorkerPool(free_cores(), limit, warm))
         _shared[0].limit = max(_shared[0].limit, limit)
         return _shared[0]

@@ -8,8 +8,9 @@ running job there can be neither cancelled nor stopped.
 
 The process is started with ``spawn`` (a clean interpreter: forking a threaded server is
 unsafe) on the first job, and says it is ready before a job is handed over, so its start-up
-is not counted against a job. A job's error comes back as ``JobFailed`` with the child's
-traceback (any exception, picklable or not).
+is not counted against a job; a pool may give it a ``warm`` function to run first (compiling
+the playout loops), which is start-up too. A job's error comes back as ``JobFailed`` with the
+child's traceback (any exception, picklable or not).
 """
 
 from __future__ import annotations
@@ -45,8 +46,14 @@ Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 class Worker(Executor):
     """An executor of one process that ends any job running past ``limit`` seconds."""
 
-    def __init__(self, limit: float, jobs: SimpleQueue[Job | None] | None = None) -> None:
+    def __init__(
+        self,
+        limit: float,
+        jobs: SimpleQueue[Job | None] | None = None,
+        warm: Callable[[], None] | None = None,
+    ) -> None:
         self.limit = limit
+        self.warm = warm  # run in each new process before it says it is ready
         # a pool's workers share one queue: each takes the next job when it is free
         self._jobs: SimpleQueue[Job | None] = jobs if jobs is not None else SimpleQueue()
         self._process: BaseProcess | None = None
@@ -103,7 +110,7 @@ class Worker(Executor):
         self._stop()
         ours, theirs = get_context("spawn").Pipe()
         process = get_context("spawn").Process(
-            target=_child_loop, args=(theirs,), name="aids-worker", daemon=True
+            target=_child_loop, args=(theirs, self.warm), name="aids-worker", daemon=True
         )
         process.start()
         theirs.close()
@@ -122,8 +129,14 @@ class Worker(Executor):
         self._process, self._conn = None, None
 
 
-def _child_loop(conn: Connection) -> None:
-    """The worker process: run each job it is sent and send back (ok, result or traceback)."""
+def _child_loop(conn: Connection, warm: Callable[[], None] | None = None) -> None:
+    """The worker process: ``warm`` first (a failure is logged: the jobs still run, only
+    slower), then run each job it is sent and send back (ok, result or traceback)."""
+    if warm is not None:
+        try:
+            warm()
+        except Exception:
+            log.exception("the worker's warm-up failed")
     conn.send(READY)
     while True:
         try:
@@ -149,9 +162,9 @@ class WorkerPool(Executor):
     taking jobs from one queue in the order they came: a job waits only for those before it,
     never for a long one on another worker."""
 
-    def __init__(self, size: int, limit: float) -> None:
+    def __init__(self, size: int, limit: float, warm: Callable[[], None] | None = None) -> None:
         self._jobs: SimpleQueue[Job | None] = SimpleQueue()
-        self.workers = [Worker(limit, self._jobs) for _ in range(max(1, size))]
+        self.workers = [Worker(limit, self._jobs, warm) for _ in range(max(1, size))]
 
     @property
     def limit(self) -> float:

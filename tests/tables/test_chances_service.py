@@ -232,3 +232,54 @@ def test_a_playout_too_long_comes_back_as_a_logged_failure_with_its_traceback() 
         assert worker.submit(_pid).result(timeout=110) != os.getpid()
     finally:
         worker.shutdown()
+
+
+def _mark_warm() -> None:
+    os.environ["AIDS_TEST_WARMED"] = str(os.getpid())
+
+
+def _warmed() -> str:
+    return os.environ.get("AIDS_TEST_WARMED", "")
+
+
+def _fail_warm() -> None:
+    raise RuntimeError("no compiler here")
+
+
+@pytest.mark.timeout(120)
+def test_a_worker_warms_up_in_its_own_process_before_its_first_job() -> None:
+    """A compiled playout loop is compiled (or loaded) at the worker's start-up, which is not
+    counted against a job's time limit; a warm-up that fails leaves the worker working."""
+    worker = Worker(limit=60.0, warm=_mark_warm)
+    broken = Worker(limit=60.0, warm=_fail_warm)
+    try:
+        pid, warmed = worker.submit(_pid).result(timeout=110), worker.submit(_warmed).result(110)
+        assert warmed == str(pid) and pid != os.getpid() and _warmed() != str(pid)
+        assert broken.submit(_pid).result(timeout=110) != os.getpid()
+    finally:
+        worker.shutdown()
+        broken.shutdown()
+
+
+def test_every_games_model_warms_up_without_a_table() -> None:
+    """``warm`` runs each game's model's own warm-up (the compiled loops), passing over games
+    with no chances or no warm-up; over the real games it runs without a table."""
+    from aids.games.chances import warm
+    from aids.registry import engines
+
+    calls: list[str] = []
+
+    class Model:
+        def warm(self) -> None:
+            calls.append("warm")
+
+    class Game:
+        def __init__(self, model: object) -> None:
+            self.model = model
+
+        def chances(self, history: object) -> object:
+            return self.model
+
+    warm([Game(Model()), Game(None), Game(object()), Game(Model())])
+    assert calls == ["warm", "warm"]
+    warm(engines().values())

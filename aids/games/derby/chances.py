@@ -9,8 +9,10 @@ every card of a fallen horse the hand holds (such a card can never be played, an
 it draws a live one: never worse). What a pass revealed (that hand held no playable card) is
 not used. The same model serves the exact figures and the Monte Carlo ones.
 
-Playouts run on ``FastRace`` (``aids.games.derby.fast``): the engine's rules on plain lists
-of small ints, checked against the engine move for move.
+Playouts run on a compiled loop (``aids.games.derby.fast_jit``, Numba), checked playout for
+playout against ``FastRace`` (``aids.games.derby.fast``: the engine's rules on plain lists of
+small ints, checked against the engine move for move), which runs them where Numba is not
+installed.
 """
 
 from __future__ import annotations
@@ -21,14 +23,23 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from math import comb
 
+import numpy as np
+
 from aids.core.i18n import t
 from aids.games.chances import Measure, past
+from aids.games.derby import engine
 from aids.games.derby.data import load
 from aids.games.derby.fast import MAX_STEPS, FastRace, card_of, code
+from aids.games.derby.fast_jit import AVAILABLE as JIT
+from aids.games.derby.fast_jit import Kernel
 from aids.games.derby.model import (
+    DerbySetup,
     DerbyState,
     full_deck,
 )
+
+#: playouts per compiled call: the deadline is looked at between calls (a few milliseconds)
+CHUNK = 64
 
 # --- what the table cannot see ---------------------------------------------------------------
 
@@ -73,8 +84,13 @@ class DerbyChances:
     #: a playout's cap in actions (``PlayoutTooLong`` past it)
     max_steps = MAX_STEPS
 
+    #: playouts on the compiled loop (``fast_jit``, where Numba is installed), else on
+    #: ``FastRace``; the same model and the same figures either way, within their error
+    compiled = JIT
+
     def __init__(self, history: Sequence[DerbyState] = ()) -> None:
         self.history = tuple(history)
+        self._packed: tuple[DerbyState, Kernel] | None = None
 
     def measures(self, state: DerbyState) -> tuple[Measure, ...]:
         horses = [Measure("horse", h) for h in range(len(state.setup.horses))]
@@ -162,12 +178,37 @@ class DerbyChances:
             return None
         return tuple(v / n for v in total) if n else None
 
+    def _kernel(self, state: DerbyState) -> Kernel:
+        """The compiled loop's packing of ``state`` and its deals (kept for the estimate)."""
+        if self._packed is None or self._packed[0] is not state:
+            cards = unseen(state)
+            fallen_rows = {h for h, f in enumerate(state.fallen) if f is not None}
+            dead = [c for c in cards if c // 10 in fallen_rows]
+            gone = min(state.discarded, len(dead))
+            race = FastRace.of(state, [], [])
+            self._packed = (state, Kernel(race, cards, dead, gone, self._sizes(state)))
+        return self._packed[1]
+
+    def warm(self) -> None:
+        """Compile the playout loop (or load it from its cache) before an estimate needs it."""
+        if self.compiled:
+            start = engine.initial_state(DerbySetup.default(["A", "B"]))
+            DerbyChances([start])._kernel(start).play(np.zeros(1, dtype=np.int64))
+
     def playouts(
         self, state: DerbyState, n: int, rng: random.Random, deadline: float | None = None
     ) -> list[list[float]]:
-        """``n`` deals, each played out on ``FastRace``: the hands put in as ``FastRace.of``
-        has them, live cards only (a fallen horse's card dealt to a hand is discarded at its
-        holder's turn and a live one drawn in its place)."""
+        """``n`` deals, each played out: on the compiled loop (``fast_jit``: a seed per
+        playout drawn from ``rng``), or on ``FastRace`` (the hands put in as ``FastRace.of``
+        has them, live cards only: a fallen horse's card dealt to a hand is discarded at its
+        holder's turn and a live one drawn in its place). The same model either way."""
+        if self.compiled:
+            kernel = self._kernel(state)
+            out: list[list[float]] = []
+            while len(out) < n and not (out and past(deadline)):
+                seeds = [rng.getrandbits(32) for _ in range(min(n - len(out), CHUNK))]
+                out.extend(kernel.play(np.array(seeds, dtype=np.int64), self.max_steps).tolist())
+            return out
         deal = self._dealer(state)
         template = FastRace.of(state, [], [])
         live = template.options

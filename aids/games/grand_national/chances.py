@@ -1,9 +1,11 @@
 """Grand National's live chances: each horse winning and placing (1st–4th), each stable's money.
 
 Every playout runs the engine's rules from the position every player may see (the viewer's
-state) to the engine's own end: four horses placed, or none left running — on ``FastRace``
-(``aids.games.grand_national.fast``), the rules on plain lists of small ints, checked against
-``engine.apply`` move for move. The model, named in one line on the page (``gn.chances.model``):
+state) to the engine's own end: four horses placed, or none left running — on a compiled loop
+(``aids.games.grand_national.fast_jit``, Numba) checked playout for playout against
+``FastRace`` (``aids.games.grand_national.fast``: the rules on plain lists of small ints,
+checked against ``engine.apply`` move for move), which runs them where Numba is missing.
+The model, named in one line on the page (``gn.chances.model``):
 
 - Chance is the spinner's: the going, each lane's inside stable and, in cap order, each cap's
   first stable are uniform over the engine's chance actions (the six goings; the colours in
@@ -56,14 +58,22 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import numpy as np
+
 from aids.core.i18n import t
 from aids.games.base import CHANCE
 from aids.games.chances import Measure, PlayoutTooLong, past
 from aids.games.grand_national import engine
 from aids.games.grand_national.describe import horse_label, stable_label
 from aids.games.grand_national.fast import MAX_STEPS, FastRace
+from aids.games.grand_national.fast_jit import AVAILABLE as JIT
+from aids.games.grand_national.fast_jit import Kernel
+from aids.games.grand_national.fast_jit import warm as warm_loop
 from aids.games.grand_national.fast_state import race_of, speeds
 from aids.games.grand_national.model import Action, BlindBet, GnState, Move, Start
+
+#: playouts per compiled call: the deadline is looked at between calls (a few milliseconds)
+CHUNK = 64
 
 
 class GnChances:
@@ -80,12 +90,15 @@ class GnChances:
     max_steps = MAX_STEPS
     #: the speeds a horse picks among (``fast_state.speeds``): ``rider`` or ``uniform``
     pacing = "rider"
+    #: playouts on the compiled loop (``fast_jit``, where Numba is installed), else on
+    #: ``FastRace``; the same model and the same figures either way, within their error
+    compiled = JIT
 
     def __init__(self, history: Sequence[GnState] = ()) -> None:
         # Nothing hidden matters but the sealed blind bets (left out), so the newest state
         # is all the model reads; the history is kept for the contract.
         self.history = tuple(history)
-        self._base: tuple[GnState, FastRace] | None = None
+        self._base: tuple[GnState, FastRace, Kernel | None] | None = None
 
     # --- what is measured -----------------------------------------------------------------
 
@@ -104,6 +117,11 @@ class GnChances:
         if measure.group == "money":
             return stable_label(state, measure.index)
         return horse_label(state, measure.index)
+
+    def warm(self) -> None:
+        """Compile the playout loop (``fast_jit.warm``) before the first estimate needs it."""
+        if self.compiled:
+            warm_loop()
 
     # --- the figures --------------------------------------------------------------------------
 
@@ -126,11 +144,17 @@ class GnChances:
     ) -> list[tuple[float, ...]]:
         """``n`` races to the end (fewer, at least one, once ``deadline`` has passed)."""
         if self._base is None or self._base[0] is not state:
-            self._base = (state, race_of(state, self.pacing))
-        base = self._base[1]
+            race = race_of(state, self.pacing)
+            self._base = (state, race, Kernel(race) if self.compiled else None)
+        _, base, kernel = self._base
         rows: list[tuple[float, ...]] = []
         while len(rows) < n and not (rows and past(deadline)):
-            rows.append(tuple(base.copy().play_out(rng, self.max_steps)))
+            if kernel is None:
+                rows.append(tuple(base.copy().play_out(rng, self.max_steps)))
+                continue
+            seeds = [rng.getrandbits(32) for _ in range(min(n - len(rows), CHUNK))]
+            out, _ = kernel.play(np.array(seeds, dtype=np.int64), max_steps=self.max_steps)
+            rows.extend(map(tuple, out.tolist()))
         return rows
 
     # --- the model ----------------------------------------------------------------------------

@@ -6,7 +6,9 @@ played since the discard pile was last shuffled into a new draw pile (every play
 a car's public turn record; the history says when the last reshuffle was). The other cards —
 the hands (their sizes are on the table), the cards thrown down to the hand size (only their
 count is public) and the draw pile, in an order — are dealt from the rest uniformly at random.
-A later reshuffle in a playout is the engine's own, from a seed drawn per playout.
+A later reshuffle in a playout is a uniform shuffle of the discard pile: drawn from the
+playout's own numbers on the compiled loop, the engine's own from a seed drawn per playout on
+``FastRally`` (the same model).
 
 The players' future choices follow the **greedy driver**, not uniformly random legal choices:
 a uniform mover mostly stops at a town behind it (every town within reach is a legal stop).
@@ -30,12 +32,13 @@ table service shows them at once, never queued), and on small positions — few 
 a short game, no reshuffle — where every order of the unseen cards and every sequence of the
 model's choices is enumerated (same model, same engine).
 
-Playouts run on ``FastRally`` (``aids.games.rally.fast``): the engine's rules and this
-driver on plain lists of small ints, drawing the same random numbers as ``play_out`` on the
-engine (so the same games, the same figures), checked against the engine move for move:
-300–500 a second for six cars on the sample map, 20–25 times ``play_out``'s pace on the
-engine's frozen states. The engine's ``play_out`` stays the reference, and the exact
-enumeration's.
+Playouts run on a compiled loop (``aids.games.rally.fast_jit``, Numba), checked playout for
+playout against ``FastRally`` (``aids.games.rally.fast``: the engine's rules and this driver
+on plain lists of small ints, checked against the engine move for move), which runs them
+where Numba is missing. ``FastRally`` draws the same random numbers as ``play_out`` on the
+engine (so the same games, the same figures): 300–500 a second for six cars on the sample
+map, 20–25 times ``play_out``'s pace on the engine's frozen states. The engine's
+``play_out`` stays the reference, and the exact enumeration's.
 """
 
 from __future__ import annotations
@@ -46,12 +49,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from math import factorial
 
+import numpy as np
+
 from aids.core.i18n import t
 from aids.games.base import Role
 from aids.games.chances import Measure, PlayoutTooLong, past
 from aids.games.rally import engine
 from aids.games.rally.data import load
 from aids.games.rally.fast import FastRally
+from aids.games.rally.fast_jit import AVAILABLE as JIT
+from aids.games.rally.fast_jit import Kernel, warm
 from aids.games.rally.fast_map import CODE, Roads
 from aids.games.rally.model import (
     Action,
@@ -70,6 +77,8 @@ CAP_ROUNDS = 100  # a playout is ended by the referee after this many more round
 #: rounds of 6 cars take some thousands
 MAX_STEPS = 20_000
 SEEDS = 2**31  # a playout's reshuffle seed is drawn below this
+#: playouts per compiled call: the deadline is looked at between calls
+CHUNK = 64
 _AIMED = frozenset(load().keys("attack") + load().keys("defence"))  # cards played at someone
 
 Weighted = list[tuple[Action, float]]
@@ -238,12 +247,16 @@ class RallyChances:
     exact_depth = 300
     #: a playout's cap in engine steps (``PlayoutTooLong`` past it)
     max_steps = MAX_STEPS
+    #: playouts on the compiled loop (``fast_jit``, where Numba is installed), else on
+    #: ``FastRally``; the same model and the same figures either way, within their error
+    compiled = JIT
 
     def __init__(self, history: Sequence[RallyState] = (), *, cap_rounds: int = CAP_ROUNDS) -> None:
         self.history = tuple(history)
         self.cap_rounds = cap_rounds  # a playout's rounds beyond the position, at most
         self._unseen: tuple[RallyState, tuple[list[str], list[str], int]] | None = None
         self._fast: tuple[RallyState, FastRally, list[int], list[int]] | None = None
+        self._packed: tuple[RallyState, Kernel] | None = None
 
     def unseen(self, state: RallyState) -> tuple[list[str], list[str], int]:
         """``unseen`` for this model's history, kept for the last state asked."""
@@ -320,8 +333,17 @@ class RallyChances:
         self, state: RallyState, n: int, rng: random.Random, deadline: float | None = None
     ) -> list[list[float]]:
         """``n`` games, each dealt at random and played by the greedy driver (fewer, at
-        least one, once ``deadline`` has passed); the same ``rng`` gives the same games: those
-        of ``sample`` and ``play_out`` on the engine, played on ``FastRally``."""
+        least one, once ``deadline`` has passed): on the compiled loop (``fast_jit``: a seed
+        per playout drawn from ``rng``, its reshuffles uniform shuffles), or on ``FastRally``,
+        where the same ``rng`` gives the same games as ``sample`` and ``play_out`` on the
+        engine. The same model either way."""
+        if self.compiled:
+            kernel = self._kernel(state)
+            out: list[list[float]] = []
+            while len(out) < n and not (out and past(deadline)):
+                seeds = [rng.getrandbits(32) for _ in range(min(n - len(out), CHUNK))]
+                out.extend(kernel.play(np.array(seeds, dtype=np.int64), self.max_steps).tolist())
+            return out
         template, cards, seen = self.fast(state)
         sizes, hidden = state.hand_sizes, state.discard_size - len(seen)
         rows: list[list[float]] = []
@@ -348,6 +370,19 @@ class RallyChances:
             template.last_round = state.round + self.cap_rounds
             self._fast = (state, template, [CODE[c] for c in cards], [CODE[c] for c in seen])
         return self._fast[1], self._fast[2], self._fast[3]
+
+    def _kernel(self, state: RallyState) -> Kernel:
+        """The compiled loop's packing of ``state`` and its deals (kept for the estimate)."""
+        if self._packed is None or self._packed[0] is not state:
+            template, cards, seen = self.fast(state)
+            hidden = state.discard_size - len(seen)
+            self._packed = (state, Kernel(template, cards, seen, state.hand_sizes, hidden))
+        return self._packed[1]
+
+    def warm(self) -> None:
+        """Compile the playout loop (``fast_jit.warm``) before the first estimate needs it."""
+        if self.compiled:
+            warm()
 
     # --- exact figures ------------------------------------------------------------------------
 

@@ -66,7 +66,8 @@ class FastRally:
         "acted", "actions", "arrived", "discard", "discard_size", "done", "draws", "ended",
         "engine", "ferried", "hand_sizes", "hands", "jams", "last_round", "left", "limits",
         "moved", "phase", "pile", "players", "points", "police", "police_turns", "rain",
-        "reshuffles", "roads", "round", "seed", "start_player", "teams", "towns", "turn",
+        "reshuffles", "roads", "round", "seed", "shuffle", "start_player", "teams", "towns",
+        "turn",
     )  # fmt: skip
 
     def __init__(self, roads: Roads) -> None:
@@ -102,6 +103,9 @@ class FastRally:
         self.seed = 0
         self.ended = False
         self.last_round = NO_CAP  # past it the race is ended as the referee ends it
+        #: a reshuffle's shuffle of the sorted deck (its next card first), in place; None: the
+        #: engine's, seeded with ``seed`` and the reshuffle's number
+        self.shuffle: Callable[[list[int]], None] | None = None
 
     # --- to and from the engine's state ---------------------------------------------------
 
@@ -212,6 +216,7 @@ class FastRally:
         jams, rnd, turn, phase, left = self.jams, self.round, self.turn, self.phase, self.left
         moved, ferried, acted, thrown = self.moved, self.ferried, self.acted, self.discard_size
         reshuffles, ended, police_turns = self.reshuffles, self.ended, self.police_turns
+        shuffle = self.shuffle
         d0, d1, d2, d3, d4, top = DRIVE_CODES
         while steps and phase != OVER:
             s = turn
@@ -320,7 +325,10 @@ class FastRally:
                     want -= len(pile)
                     reshuffles += 1
                     deck = [c for c in range(CARDS) for _ in range(discard[c])]
-                    random.Random(f"{seed}:{reshuffles}").shuffle(deck)
+                    if shuffle is None:
+                        random.Random(f"{seed}:{reshuffles}").shuffle(deck)
+                    else:
+                        shuffle(deck)
                     deck.reverse()
                     pile[:] = deck
                     discard[:] = _ZERO

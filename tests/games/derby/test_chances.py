@@ -28,6 +28,12 @@ from aids.games.derby.model import Bet, Counter, DerbySetup, DerbyState, PlayCar
 from aids.games.derby.simulate import play_out, random_action, with_fallen_discards
 
 
+class PlainDerby(DerbyChances):
+    """The chances with their playouts on ``FastRace`` (not the compiled loop)."""
+
+    compiled = False
+
+
 def sim(players: int, seed: int) -> DerbyState:
     names = ["A", "B", "C", "D", "E"][:players]
     return engine.initial_state(DerbySetup.default(names, mode="simulation", seed=seed))
@@ -232,7 +238,7 @@ def test_a_dead_card_dealt_to_a_hand_leaves_it_as_the_fast_race_has_it() -> None
     twins = _tracked_keeping_dead_cards(1)
     at = next(i for i, s in enumerate(twins) if s.fence == 3)
     viewed = [engine.view(s, VIEWER) for s in twins[: at + 1]]
-    model = DerbyChances(viewed)
+    model = PlainDerby(viewed)
     state = viewed[-1]
     dead = [c for c in unseen(state) if c < 80 and state.fallen[c // 10] is not None]
     assert len(dead) > state.discarded  # dead cards are dealt into hands
@@ -243,6 +249,14 @@ def test_a_dead_card_dealt_to_a_hand_leaves_it_as_the_fast_race_has_it() -> None
         hands, deck = model.sample(state, rng)
         want.append(FastRace.of(state, hands, deck).play_out(rng))
     assert got == want
+    # the compiled loop deals its own hands the same way: its figures agree within error
+    compiled = estimate(DerbyChances(viewed), state, playouts=4_000, seed=1, exact=False)
+    plain = estimate(model, state, playouts=4_000, seed=2, exact=False)
+    for m, a, b, ea, eb in zip(
+        compiled.measures, compiled.values, plain.values, compiled.errors, plain.errors,
+        strict=True,
+    ):  # fmt: skip
+        assert abs(a - b) <= 3.3 / 1.96 * (ea * ea + eb * eb) ** 0.5 + 1e-9, (m, a, b)
 
 
 @pytest.mark.timeout(60)

@@ -1,0 +1,524 @@
+"""The rally's playouts compiled (Numba, ``aids.games.jit``): a deal of the unseen cards and
+``FastRally.run``'s loop once more, on NumPy arrays, for the chances' hot path.
+
+``FastRally`` (``aids.games.rally.fast``) stays the reference: it is checked against the
+engine move for move, and ``tests/games/rally/test_fast_jit.py`` checks this loop against it
+playout for playout on thousands of positions, fed the same uniform numbers (the same deal
+and the same draws give the same race and the same figures).
+
+``Kernel(race, cards, seen, sizes, hidden)`` packs the public race (``FastRally.of`` with no
+hands yet, its ``last_round`` set) and what a deal needs once per estimate;
+``Kernel.play(seeds)`` deals and plays one race per seed in one compiled call and returns
+the rows of ``FastRally.result``. A deal is the model's: the unseen cards shuffled
+(Fisher–Yates) into the hands in seat order, the cards thrown down unseen and the pile.
+
+A reshuffle in a compiled playout is a uniform shuffle of the sorted deck drawn from the
+playout's own numbers, not the engine's ``random.Random`` seeded per reshuffle: the model
+draws that seed uniformly per playout, so either is a uniform shuffle of the same cards (the
+tests give ``FastRally`` the same shuffle, ``FastRally.shuffle``, to compare race for race).
+
+The loop is written for a compiler: a hand and the discard pile are counts per card code,
+the jams one flag per town, the pile an array whose next card is last. The driver's
+movement is ``Roads.drive``'s, found by running over every set of travel cards the hand
+holds; each town's reach without jams is packed once (``Roads.reach``), and found again
+(a small Dijkstra over the roads) only when a jammed town lies within it. The discards are
+counted and the one drawn is found by its index in their sorted order, never listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from aids.games.chances import PlayoutTooLong
+from aids.games.jit import AVAILABLE as AVAILABLE
+from aids.games.jit import compiled, seed, uniform
+from aids.games.rally.fast import ACT, DRAW_PHASE, OVER, FastRally
+from aids.games.rally.fast_jit_map import (
+    PORT,
+    RANK,
+    REACH,
+    REACH_BEST,
+    REACH_KM,
+    REACH_TOWN,
+    drive_choice,
+    empty_memo,
+    pack_map,
+    reach_under_jams,
+    shuffle_cards,
+    throw_nth,
+    throw_ways,
+)
+from aids.games.rally.fast_map import (
+    ATTACK,
+    ATTACKS,
+    CARDS,
+    CLEAR_SKY,
+    DEFENCES,
+    DEFEND,
+    DRAW,
+    DRIVE_CODES,
+    END,
+    END_RACE,
+    ENGINE,
+    FERRY,
+    JAM,
+    JAM_CLEAR,
+    POLICE,
+    RAIN,
+    REPAIR,
+    TRAVEL,
+    counts_of,
+)
+
+Ints = NDArray[np.int64]
+Floats = NDArray[np.float64]
+
+# indices into ``Kernel.cfg``: the fixed numbers, then where the race stands
+PLAYERS, START, GOAL, LAST_ROUND, POLICE_TURNS, TEAMS, HIDDEN = range(7)
+ROUND, TURN, PHASE, LEFT, MOVED, FERRIED, ACTED, THROWN, RESHUFFLES, ENDED, ARRIVED = range(7, 18)
+CFG = 18
+# rows of ``Kernel.seats``: per seat
+ACTIONS, LIMITS, DRAWS, TEAM, POINTS, TOWN, WET, BROKEN, STOPPED, DONE, ORDER, SIZE = range(12)
+SEAT_ROWS = 12
+
+
+A0, A1, A2, A3 = ATTACKS
+F0, F1, F2 = DEFENCES
+
+
+class Kernel:
+    """A public race and what its deals need, packed for the compiled loop (``races``)."""
+
+    __slots__ = ("cfg", "jams", "paths", "places", "seats", "seen", "sizes", "unseen")
+
+    def __init__(
+        self,
+        race: FastRally,
+        cards: Sequence[int] = (),
+        seen: Sequence[int] = (),
+        sizes: Sequence[int] = (),
+        hidden: int = 0,
+    ) -> None:
+        n, roads = race.players, race.roads
+        cfg = np.zeros(CFG, dtype=np.int64)
+        cfg[PLAYERS], cfg[START], cfg[GOAL] = n, race.start_player, roads.goal
+        cfg[LAST_ROUND], cfg[POLICE_TURNS] = race.last_round, race.police_turns
+        cfg[TEAMS] = max(race.teams) + 1 if race.teams and race.teams[0] >= 0 else 0
+        cfg[HIDDEN] = hidden
+        cfg[ROUND], cfg[TURN], cfg[PHASE], cfg[LEFT] = race.round, race.turn, race.phase, race.left
+        cfg[MOVED], cfg[FERRIED], cfg[ACTED] = race.moved, race.ferried, race.acted
+        cfg[THROWN], cfg[RESHUFFLES] = race.discard_size, race.reshuffles
+        cfg[ENDED], cfg[ARRIVED] = race.ended, len(race.arrived)
+        self.cfg = cfg
+        seats = np.zeros((SEAT_ROWS, n), dtype=np.int64)
+        seats[ACTIONS], seats[LIMITS], seats[DRAWS] = race.actions, race.limits, race.draws
+        seats[TEAM] = race.teams
+        seats[POINTS] = [race.points[p] if p < len(race.points) else 0 for p in range(n)]
+        seats[TOWN], seats[WET], seats[BROKEN] = race.towns, race.rain, race.engine
+        seats[STOPPED], seats[DONE], seats[SIZE] = race.police, race.done, race.hand_sizes
+        seats[ORDER, : len(race.arrived)] = race.arrived
+        self.seats = seats
+        towns = len(roads.ids)
+        self.jams = np.array([race.jams >> t & 1 for t in range(towns)], dtype=np.int64)
+        self.places, self.paths = pack_map(race)
+        # the deal: every unseen card, the seen discards as counts, each hand's size
+        self.unseen = np.array(cards, dtype=np.int64)
+        self.seen = np.array(counts_of(seen), dtype=np.int64)
+        self.sizes = np.array(sizes, dtype=np.int64)
+
+    def width(self) -> int:
+        """A row's length: each car first and its place, each team winning and its points."""
+        return 2 * int(self.cfg[PLAYERS]) + 2 * int(self.cfg[TEAMS])
+
+    def play(self, seeds: Ints, max_steps: int = 20_000) -> Floats:
+        """One deal and race per seed (0 ≤ seed < 2³²; a playout depends on its own seed
+        alone): the rows of ``FastRally.result``. ``PlayoutTooLong`` past ``max_steps``."""
+        out = np.zeros((len(seeds), self.width()), dtype=np.float64)
+        code = races(self.cfg, self.seats, self.jams, self.places, self.paths, self.unseen,
+                     self.seen, self.sizes, seeds, max_steps, out)  # fmt: skip
+        if code < 0:
+            raise PlayoutTooLong("rally", max_steps)
+        return out
+
+    def play_dealt(self, hands: Sequence[Sequence[int]], discard: Sequence[int],
+                   pile: Sequence[int], draws: Floats,
+                   max_steps: int = 20_000) -> tuple[Floats, int]:  # fmt: skip
+        """One race from this deal (as ``FastRally.deal`` takes it: codes, the pile's next
+        card first), its choices and reshuffles taken from ``draws`` in order: the row and
+        the numbers drawn (the tests' twin of ``FastRally.play_out``)."""
+        n = int(self.cfg[PLAYERS])
+        held = np.zeros((n, CARDS), dtype=np.int64)
+        for seat, hand in enumerate(hands):
+            held[seat] = counts_of(hand)
+        thrown = np.array(counts_of(discard), dtype=np.int64)
+        room = int(held.sum() + thrown.sum()) + len(pile)
+        stack = np.zeros(max(1, room), dtype=np.int64)
+        stack[: len(pile)] = list(reversed(pile))  # the next card last
+        out = np.zeros(self.width(), dtype=np.float64)
+        memo, memo_at, epoch = empty_memo(len(self.jams))
+        drawn = race(self.cfg, self.seats, self.jams, self.places, self.paths, held, stack,
+                     len(pile), thrown, draws, max_steps, memo, memo_at, epoch,
+                     out)  # fmt: skip
+        if drawn < 0:
+            raise PlayoutTooLong("rally", max_steps)
+        return out, int(drawn)
+
+
+@compiled
+def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands: Ints,
+         pile: Ints, n_pile: int, discard: Ints, draws: Floats, max_steps: int, memo: Ints,
+         memo_at: Ints, epoch: Ints, out: Floats) -> int:  # fmt: skip
+    """One race of ``FastRally.run``'s loop (the greedy driver) from the packed position
+    with these ``hands`` (counts per code), ``pile`` (``n_pile`` cards, the next one last)
+    and ``discard`` (counts), into ``out``: the numbers drawn, or -1 past ``max_steps``
+    steps. ``hands``, ``pile`` and ``discard`` are changed. ``memo`` keeps a town's reach
+    under jams (``reach_under_jams``'s km and proposals, rows of ``memo[0]`` and ``memo[1]``) while
+    ``memo_at[0]`` holds the ``epoch`` it was found in (``memo_at[1]``: its stops); the
+    epoch moves on whenever the jams change, in this race or the next."""
+    n, start, goal, last = cfg[PLAYERS], cfg[START], cfg[GOAL], cfg[LAST_ROUND]
+    police_turns, teams = cfg[POLICE_TURNS], cfg[TEAMS]
+    rnd, turn, phase, left = cfg[ROUND], cfg[TURN], cfg[PHASE], cfg[LEFT]
+    moved, ferried, acted = cfg[MOVED] != 0, cfg[FERRIED] != 0, cfg[ACTED] != 0
+    thrown, reshuffles, n_arrived = cfg[THROWN], cfg[RESHUFFLES], cfg[ARRIVED]
+    seats = seats0.copy()
+    actions, limits, draw_of = seats[ACTIONS], seats[LIMITS], seats[DRAWS]
+    towns, rain, eng, police = seats[TOWN], seats[WET], seats[BROKEN], seats[STOPPED]
+    done, arrived, sizes = seats[DONE], seats[ORDER], seats[SIZE]
+    jams = jams0.copy()
+    n_towns = jams.shape[0]
+    rank = places[RANK]
+    plays = np.zeros((4, 4 * n + 2 * n + n_towns + 1), dtype=np.int64)  # kind, card, seat, town
+    go = np.zeros(6, dtype=np.int64)
+    throw = np.zeros(CARDS, dtype=np.int64)
+    dist = np.zeros(n_towns, dtype=np.int64)
+    epoch[0] += 1  # the memo's reaches were found under other jams
+    n_jams = 0
+    for t in range(n_towns):
+        n_jams += jams[t] != 0
+    deck = np.zeros(pile.shape[0], dtype=np.int64)
+    drawn = 0
+    steps = max_steps
+    while steps > 0 and phase != OVER:
+        s = turn
+        hand = hands[s]
+        kind, card, target, town = -1, -1, -1, -1
+        n_plays, n_ends, excess, end = 0, 1, 0, 0
+        if rnd > last:
+            kind = END_RACE
+        elif phase == DRAW_PHASE:
+            kind = DRAW
+        else:
+            here = towns[s]
+            stuck = jams[here] != 0
+            if not (acted or moved or ferried or stuck) and left == actions[s]:
+                port = places[PORT, here]
+                if port >= 0:
+                    kind, town = FERRY, port
+            if kind < 0 and left > 0:
+                if stuck and hand[JAM_CLEAR] > 0:
+                    kind, card, town = DEFEND, JAM_CLEAR, here
+                elif eng[s] and hand[REPAIR] > 0:
+                    kind, card, target = DEFEND, REPAIR, s
+                elif rain[s] and hand[CLEAR_SKY] > 0:
+                    kind, card, target = DEFEND, CLEAR_SKY, s
+                elif not (moved or eng[s] or stuck):
+                    most = 1 if rain[s] else min(left, sizes[s])
+                    jammed = False
+                    if n_jams > 0:  # a jam within the reach without jams: found again
+                        for i in range(1, places[REACH, here]):
+                            if jams[paths[REACH_TOWN, here, i]] != 0:
+                                jammed = True
+                                break
+                    if jammed:  # found once per town and set of jams
+                        if memo_at[0, here] != epoch[0]:
+                            memo_at[0, here] = epoch[0]
+                            memo_at[1, here] = reach_under_jams(
+                                here, jams, goal, places, paths, dist, memo[0, here],
+                                memo[1, here])  # fmt: skip
+                        stop = drive_choice(hand, most, here, memo[0, here], memo[1, here],
+                                            memo_at[1, here], rank, go)  # fmt: skip
+                    else:
+                        stop = drive_choice(hand, most, here, paths[REACH_KM, here],
+                                            paths[REACH_BEST, here], places[REACH, here], rank,
+                                            go)  # fmt: skip
+                    if stop >= 0:
+                        kind, town = TRAVEL, stop
+            if kind < 0:
+                if left > 0:
+                    for a in (A0, A1, A2, A3):
+                        if hand[a] == 0:
+                            continue
+                        for t in range(n):
+                            if t == s or done[t] != 0:
+                                continue
+                            if a == JAM:
+                                held = jams[towns[t]] != 0
+                            elif a == RAIN:
+                                held = rain[t] != 0
+                            elif a == ENGINE:
+                                held = eng[t] != 0
+                            else:
+                                held = police[t] > 0
+                            if not held:
+                                plays[0, n_plays], plays[1, n_plays] = ATTACK, a
+                                plays[2, n_plays], plays[3, n_plays] = t, -1
+                                n_plays += 1
+                    for d in (F0, F1, F2):
+                        if hand[d] == 0:
+                            continue
+                        if d == JAM_CLEAR:
+                            for t in range(n_towns if n_jams > 0 else 0):  # lowest code first
+                                if jams[t] != 0:
+                                    plays[0, n_plays], plays[1, n_plays] = DEFEND, d
+                                    plays[2, n_plays], plays[3, n_plays] = -1, t
+                                    n_plays += 1
+                        else:
+                            for t in range(n):
+                                if (rain[t] if d == CLEAR_SKY else eng[t]) != 0:
+                                    plays[0, n_plays], plays[1, n_plays] = DEFEND, d
+                                    plays[2, n_plays], plays[3, n_plays] = t, -1
+                                    n_plays += 1
+                excess = sizes[s] - limits[s]
+                if excess > 0:
+                    n_ends = throw_ways(hand, 0, excess)
+                if n_plays == 0 and n_ends == 1:
+                    kind = END
+        if kind < 0:  # as ``chances._pick``: one draw, the weights subtracted
+            share = 1.0 / (n_plays + 1)
+            x = uniform(draws, drawn)
+            drawn += 1
+            for i in range(n_plays):
+                x -= share
+                if x < 0:
+                    kind, card, target, town = plays[0, i], plays[1, i], plays[2, i], plays[3, i]
+                    break
+            if kind < 0:
+                each = share / n_ends
+                kind, end = END, n_ends - 1
+                for i in range(n_ends):
+                    x -= each
+                    if x < 0:
+                        end = i
+                        break
+        steps -= 1
+        advance = home = False
+        if kind == DRAW:
+            want = min(draw_of[s], n_pile + thrown)
+            sizes[s] += want
+            if n_pile < want:  # the pile runs out: the discard pile shuffled into a new one
+                for i in range(n_pile):
+                    hand[pile[i]] += 1
+                want -= n_pile
+                reshuffles += 1
+                m = 0
+                for c in range(CARDS):
+                    for _ in range(discard[c]):
+                        deck[m] = c
+                        m += 1
+                drawn = shuffle_cards(deck, m, draws, drawn)
+                for i in range(m):
+                    pile[i] = deck[m - 1 - i]
+                n_pile = m
+                discard[:] = 0
+                thrown = 0
+            for _ in range(want):
+                n_pile -= 1
+                hand[pile[n_pile]] += 1
+            phase, left = ACT, actions[s]
+        elif kind == TRAVEL:
+            used = 0
+            for i in range(6):
+                c = DRIVE_CODES[i]
+                hand[c] -= go[i]
+                discard[c] += go[i]
+                used += go[i]
+            sizes[s] -= used
+            thrown += used
+            left -= used
+            acted = moved = True
+            towns[s] = town
+            home = town == goal
+        elif kind in (ATTACK, DEFEND):
+            hand[card] -= 1
+            discard[card] += 1
+            sizes[s] -= 1
+            thrown += 1
+            left -= 1
+            acted = True
+            if card == JAM:
+                n_jams += jams[towns[target]] == 0
+                jams[towns[target]] = 1
+                epoch[0] += 1
+            elif card == RAIN:
+                rain[target] = 1
+            elif card == ENGINE:
+                eng[target] = 1
+            elif card == POLICE:
+                police[target] = police_turns
+            elif card == JAM_CLEAR:
+                n_jams -= jams[town] != 0
+                jams[town] = 0
+                epoch[0] += 1
+            elif card == CLEAR_SKY:
+                rain[target] = 0
+            else:
+                eng[target] = 0
+        elif kind == FERRY:
+            towns[s] = town
+            left = 0
+            ferried = True
+            home = town == goal
+        elif kind == END:
+            if excess > 0:
+                throw_nth(hand, excess, end, throw)
+                for c in range(CARDS):
+                    hand[c] -= throw[c]
+                    discard[c] += throw[c]
+                sizes[s] -= excess
+                thrown += excess
+            advance = True
+        else:
+            phase = OVER  # the referee's end
+        if home:  # arriving ends the car's race and its turn
+            arrived[n_arrived] = s
+            n_arrived += 1
+            done[s] = 1
+            rain[s] = eng[s] = 0
+            advance = True
+        if advance:
+            if n_arrived == n:
+                phase, left = OVER, 0
+                continue
+            seat = s
+            while True:  # clockwise to the next car on the road; police turns missed
+                seat = (seat + 1) % n
+                if seat == start:
+                    rnd += 1
+                if done[seat] != 0:
+                    continue
+                if police[seat] > 0:
+                    police[seat] -= 1
+                    continue
+                break
+            turn, phase, left = seat, DRAW_PHASE, 0
+            moved = ferried = acted = False
+    if phase != OVER:
+        return -1
+    _result(n, teams, seats, n_arrived, rank, out)
+    return drawn
+
+
+@compiled
+def _result(n: int, teams: int, seats: Ints, n_arrived: int, rank: Ints, out: Floats) -> None:
+    """``FastRally.result``: each car first, each car's place, each team winning and its
+    points (the arrivals in order, then the cars on the road nearest the goal first, equal
+    distances sharing a place)."""
+    towns, done, arrived, table, team = (
+        seats[TOWN],
+        seats[DONE],
+        seats[ORDER],
+        seats[POINTS],
+        seats[TEAM],
+    )
+    places = np.zeros(n, dtype=np.int64)
+    points = np.zeros(n, dtype=np.int64)
+    rest = np.zeros(n, dtype=np.int64)
+    place, first = 0, 0
+    for i in range(n_arrived):
+        places[arrived[i]] = place
+        points[arrived[i]] = table[place]
+        place += 1
+    n_rest = 0
+    for seat in range(n):  # the cars on the road by (distance, seat): an insertion sort
+        if done[seat] != 0:
+            continue
+        i = n_rest
+        while i > 0 and rank[towns[rest[i - 1]]] > rank[towns[seat]]:
+            rest[i] = rest[i - 1]
+            i -= 1
+        rest[i] = seat
+        n_rest += 1
+    group, last = place, -1
+    for i in range(n_rest):
+        seat = rest[i]
+        distance = rank[towns[seat]]
+        if distance != last:
+            group, last = place, distance
+        places[seat] = group
+        points[seat] = table[group]
+        place += 1
+    for seat in range(n):
+        if places[seat] == 0:
+            first += 1
+    for seat in range(n):
+        out[seat] = 1.0 / first if places[seat] == 0 else 0.0
+        out[n + seat] = float(places[seat] + 1)
+    if teams > 0:
+        totals = np.zeros(teams, dtype=np.int64)
+        for seat in range(n):
+            totals[team[seat]] += points[seat]
+        top = totals.max()
+        winners = 0
+        for i in range(teams):
+            if totals[i] == top:
+                winners += 1
+        for i in range(teams):
+            out[2 * n + i] = 1.0 / winners if totals[i] == top else 0.0
+            out[2 * n + teams + i] = float(totals[i])
+
+
+@compiled
+def races(cfg: Ints, seats: Ints, jams: Ints, places: Ints, paths: Ints, unseen: Ints,
+          seen: Ints, sizes: Ints, seeds: Ints, max_steps: int, out: Floats) -> int:  # fmt: skip
+    """One deal and race per seed into ``out``'s rows; 0, or -1 if a race ran past
+    ``max_steps`` steps. A deal as ``RallyChances.playouts`` splits one: the unseen cards
+    shuffled, then each hand in seat order, the cards thrown down unseen (with the seen
+    discards), the pile (its next card first)."""
+    n, hidden = cfg[PLAYERS], cfg[HIDDEN]
+    none = np.zeros(0, dtype=np.float64)
+    hands = np.zeros((n, CARDS), dtype=np.int64)
+    total = unseen.shape[0]
+    room = total + int(seen.sum())
+    pile = np.zeros(max(1, room), dtype=np.int64)
+    cards = np.zeros(max(1, total), dtype=np.int64)
+    towns = jams.shape[0]
+    memo = np.zeros((2, towns, towns), dtype=np.int64)
+    memo_at = np.zeros((2, towns), dtype=np.int64)
+    memo_at[0] = -1
+    epoch = np.zeros(1, dtype=np.int64)
+    for play in range(seeds.shape[0]):
+        seed(seeds[play])
+        cards[:total] = unseen
+        shuffle_cards(cards, total, none, 0)
+        hands[:] = 0
+        at = 0
+        for p in range(n):
+            for i in range(at, min(at + sizes[p], total)):
+                hands[p, cards[i]] += 1
+            at += sizes[p]
+        discard = seen.copy()
+        for i in range(at, min(at + hidden, total)):
+            discard[cards[i]] += 1
+        at = min(at + hidden, total)
+        n_pile = total - at
+        for i in range(n_pile):  # the next card last
+            pile[i] = cards[total - 1 - i]
+        if race(cfg, seats, jams, places, paths, hands, pile, n_pile, discard, none, max_steps,
+                memo, memo_at, epoch, out[play]) < 0:  # fmt: skip
+            return -1
+    return 0
+
+
+def warm() -> None:
+    """Compile the loop now (or load it from the disk cache), so no estimate's budget pays
+    for the compiler."""
+    from aids.games.rally import engine
+    from aids.games.rally.model import RallySetup
+
+    state = engine.initial_state(RallySetup.default(["A", "B"]))
+    race = FastRally.of(state)
+    race.last_round = state.round
+    Kernel(race).play(np.zeros(1, dtype=np.int64))
