@@ -24,6 +24,7 @@ from dataclasses import replace
 from math import comb
 
 import numpy as np
+from numpy.typing import NDArray
 
 from aids.core.i18n import t
 from aids.games.chances import Measure, past
@@ -197,18 +198,19 @@ class DerbyChances:
 
     def playouts(
         self, state: DerbyState, n: int, rng: random.Random, deadline: float | None = None
-    ) -> list[list[float]]:
+    ) -> list[list[float]] | NDArray[np.float64]:
         """``n`` deals, each played out: on the compiled loop (``fast_jit``: a seed per
         playout drawn from ``rng``), or on ``FastRace`` (the hands put in as ``FastRace.of``
         has them, live cards only: a fallen horse's card dealt to a hand is discarded at its
         holder's turn and a live one drawn in its place). The same model either way."""
         if self.compiled:
             kernel = self._kernel(state)
-            out: list[list[float]] = []
-            while len(out) < n and not (out and past(deadline)):
-                seeds = [rng.getrandbits(32) for _ in range(min(n - len(out), CHUNK))]
-                out.extend(kernel.play(np.array(seeds, dtype=np.int64), self.max_steps).tolist())
-            return out
+            chunks, done = [], 0
+            while done < n and not (done and past(deadline)):
+                seeds = [rng.getrandbits(32) for _ in range(min(n - done, CHUNK))]
+                chunks.append(kernel.play(np.array(seeds, dtype=np.int64), self.max_steps))
+                done += len(chunks[-1])
+            return np.vstack(chunks)
         deal = self._dealer(state)
         template = FastRace.of(state, [], [])
         live = template.options

@@ -59,6 +59,7 @@ import random
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from aids.core.i18n import t
 from aids.games.base import CHANCE
@@ -141,20 +142,23 @@ class GnChances:
 
     def playouts(
         self, state: GnState, n: int, rng: random.Random, deadline: float | None = None
-    ) -> list[tuple[float, ...]]:
+    ) -> list[tuple[float, ...]] | NDArray[np.float64]:
         """``n`` races to the end (fewer, at least one, once ``deadline`` has passed)."""
         if self._base is None or self._base[0] is not state:
             race = race_of(state, self.pacing)
             self._base = (state, race, Kernel(race) if self.compiled else None)
         _, base, kernel = self._base
+        if kernel is not None:
+            chunks, done = [], 0
+            while done < n and not (done and past(deadline)):
+                seeds = [rng.getrandbits(32) for _ in range(min(n - done, CHUNK))]
+                out, _ = kernel.play(np.array(seeds, dtype=np.int64), max_steps=self.max_steps)
+                chunks.append(out)
+                done += len(out)
+            return np.vstack(chunks)
         rows: list[tuple[float, ...]] = []
         while len(rows) < n and not (rows and past(deadline)):
-            if kernel is None:
-                rows.append(tuple(base.copy().play_out(rng, self.max_steps)))
-                continue
-            seeds = [rng.getrandbits(32) for _ in range(min(n - len(rows), CHUNK))]
-            out, _ = kernel.play(np.array(seeds, dtype=np.int64), max_steps=self.max_steps)
-            rows.extend(map(tuple, out.tolist()))
+            rows.append(tuple(base.copy().play_out(rng, self.max_steps)))
         return rows
 
     # --- the model ----------------------------------------------------------------------------

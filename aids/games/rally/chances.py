@@ -50,6 +50,7 @@ from dataclasses import replace
 from math import factorial
 
 import numpy as np
+from numpy.typing import NDArray
 
 from aids.core.i18n import t
 from aids.games.base import Role
@@ -331,7 +332,7 @@ class RallyChances:
 
     def playouts(
         self, state: RallyState, n: int, rng: random.Random, deadline: float | None = None
-    ) -> list[list[float]]:
+    ) -> list[list[float]] | NDArray[np.float64]:
         """``n`` games, each dealt at random and played by the greedy driver (fewer, at
         least one, once ``deadline`` has passed): on the compiled loop (``fast_jit``: a seed
         per playout drawn from ``rng``, its reshuffles uniform shuffles), or on ``FastRally``,
@@ -339,11 +340,12 @@ class RallyChances:
         engine. The same model either way."""
         if self.compiled:
             kernel = self._kernel(state)
-            out: list[list[float]] = []
-            while len(out) < n and not (out and past(deadline)):
-                seeds = [rng.getrandbits(32) for _ in range(min(n - len(out), CHUNK))]
-                out.extend(kernel.play(np.array(seeds, dtype=np.int64), self.max_steps).tolist())
-            return out
+            chunks, done = [], 0
+            while done < n and not (done and past(deadline)):
+                seeds = [rng.getrandbits(32) for _ in range(min(n - done, CHUNK))]
+                chunks.append(kernel.play(np.array(seeds, dtype=np.int64), self.max_steps))
+                done += len(chunks[-1])
+            return np.vstack(chunks)
         template, cards, seen = self.fast(state)
         sizes, hidden = state.hand_sizes, state.discard_size - len(seen)
         rows: list[list[float]] = []

@@ -44,7 +44,6 @@ from aids.games.rally.fast_jit_map import (
     REACH_KM,
     REACH_TOWN,
     drive_choice,
-    empty_memo,
     pack_map,
     reach_under_jams,
     shuffle_cards,
@@ -85,14 +84,34 @@ ACTIONS, LIMITS, DRAWS, TEAM, POINTS, TOWN, WET, BROKEN, STOPPED, DONE, ORDER, S
 SEAT_ROWS = 12
 
 
+#: reaches under jams kept per town (``Memo``); a key's bits per word (a town's reach holds
+#: at most ``2 * KEY_BITS`` stops for its key to be kept: wider reaches are found every time)
+SLOTS, KEY_BITS = 8, 62
 A0, A1, A2, A3 = ATTACKS
 F0, F1, F2 = DEFENCES
+
+
+class Memo:
+    """The reaches under jams a race has found, for every later race of the estimate: per
+    town ``SLOTS`` of them, each under the key of the jams within the town's reach without
+    jams (those outside it change nothing), replaced in turn. ``reach[slot, 0, town]``: the
+    stops' km, ``reach[slot, 1, town]``: the proposals; ``keys[slot, town]``: the key's two
+    words and the stops (-1: empty); ``next[town]``: the slot to fill next."""
+
+    __slots__ = ("keys", "next", "reach")
+
+    def __init__(self, towns: int) -> None:
+        self.reach = np.zeros((SLOTS, 2, towns, towns), dtype=np.int64)
+        self.keys = np.full((SLOTS, towns, 3), -1, dtype=np.int64)
+        self.next = np.zeros(towns, dtype=np.int64)
 
 
 class Kernel:
     """A public race and what its deals need, packed for the compiled loop (``races``)."""
 
-    __slots__ = ("cfg", "jams", "paths", "places", "seats", "seen", "sizes", "unseen")
+    __slots__ = (
+        "cfg", "jams", "memo", "paths", "places", "seats", "seen", "sizes", "unseen",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -123,6 +142,8 @@ class Kernel:
         self.seats = seats
         towns = len(roads.ids)
         self.jams = np.array([race.jams >> t & 1 for t in range(towns)], dtype=np.int64)
+        #: the reaches under jams found so far, kept for every playout of the estimate
+        self.memo = Memo(towns)
         self.places, self.paths = pack_map(race)
         # the deal: every unseen card, the seen discards as counts, each hand's size
         self.unseen = np.array(cards, dtype=np.int64)
@@ -137,8 +158,10 @@ class Kernel:
         """One deal and race per seed (0 ≤ seed < 2³²; a playout depends on its own seed
         alone): the rows of ``FastRally.result``. ``PlayoutTooLong`` past ``max_steps``."""
         out = np.zeros((len(seeds), self.width()), dtype=np.float64)
+        memo = self.memo
         code = races(self.cfg, self.seats, self.jams, self.places, self.paths, self.unseen,
-                     self.seen, self.sizes, seeds, max_steps, out)  # fmt: skip
+                     self.seen, self.sizes, seeds, max_steps, memo.reach, memo.keys, memo.next,
+                     out)  # fmt: skip
         if code < 0:
             raise PlayoutTooLong("rally", max_steps)
         return out
@@ -158,9 +181,9 @@ class Kernel:
         stack = np.zeros(max(1, room), dtype=np.int64)
         stack[: len(pile)] = list(reversed(pile))  # the next card last
         out = np.zeros(self.width(), dtype=np.float64)
-        memo, memo_at, epoch = empty_memo(len(self.jams))
+        memo = self.memo
         drawn = race(self.cfg, self.seats, self.jams, self.places, self.paths, held, stack,
-                     len(pile), thrown, draws, max_steps, memo, memo_at, epoch,
+                     len(pile), thrown, draws, max_steps, memo.reach, memo.keys, memo.next,
                      out)  # fmt: skip
         if drawn < 0:
             raise PlayoutTooLong("rally", max_steps)
@@ -170,14 +193,13 @@ class Kernel:
 @compiled
 def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands: Ints,
          pile: Ints, n_pile: int, discard: Ints, draws: Floats, max_steps: int, memo: Ints,
-         memo_at: Ints, epoch: Ints, out: Floats) -> int:  # fmt: skip
+         memo_keys: Ints, memo_next: Ints, out: Floats) -> int:  # fmt: skip
     """One race of ``FastRally.run``'s loop (the greedy driver) from the packed position
     with these ``hands`` (counts per code), ``pile`` (``n_pile`` cards, the next one last)
     and ``discard`` (counts), into ``out``: the numbers drawn, or -1 past ``max_steps``
-    steps. ``hands``, ``pile`` and ``discard`` are changed. ``memo`` keeps a town's reach
-    under jams (``reach_under_jams``'s km and proposals, rows of ``memo[0]`` and ``memo[1]``) while
-    ``memo_at[0]`` holds the ``epoch`` it was found in (``memo_at[1]``: its stops); the
-    epoch moves on whenever the jams change, in this race or the next."""
+    steps. ``hands``, ``pile`` and ``discard`` are changed. ``memo``, ``memo_keys`` and
+    ``memo_next`` are a ``Memo``'s arrays: a town's reach under the jams that lie within its
+    reach without jams, kept from race to race."""
     n, start, goal, last = cfg[PLAYERS], cfg[START], cfg[GOAL], cfg[LAST_ROUND]
     police_turns, teams = cfg[POLICE_TURNS], cfg[TEAMS]
     rnd, turn, phase, left = cfg[ROUND], cfg[TURN], cfg[PHASE], cfg[LEFT]
@@ -194,7 +216,6 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
     go = np.zeros(6, dtype=np.int64)
     throw = np.zeros(CARDS, dtype=np.int64)
     dist = np.zeros(n_towns, dtype=np.int64)
-    epoch[0] += 1  # the memo's reaches were found under other jams
     n_jams = 0
     for t in range(n_towns):
         n_jams += jams[t] != 0
@@ -226,20 +247,34 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
                     kind, card, target = DEFEND, CLEAR_SKY, s
                 elif not (moved or eng[s] or stuck):
                     most = 1 if rain[s] else min(left, sizes[s])
-                    jammed = False
-                    if n_jams > 0:  # a jam within the reach without jams: found again
+                    jammed, kept, w0, w1 = False, True, 0, 0
+                    if n_jams > 0:  # the jams within the reach without jams, as a key
                         for i in range(1, places[REACH, here]):
                             if jams[paths[REACH_TOWN, here, i]] != 0:
                                 jammed = True
+                                if i < KEY_BITS:
+                                    w0 |= 1 << i
+                                elif i < 2 * KEY_BITS:
+                                    w1 |= 1 << (i - KEY_BITS)
+                                else:
+                                    kept = False  # a reach too wide for the key: not kept
+                    if jammed:  # found once per town and such jams, for every playout
+                        slot, stops = -1, 0
+                        for k in range(SLOTS if kept else 0):
+                            if (memo_keys[k, here, 2] >= 0 and memo_keys[k, here, 0] == w0
+                                    and memo_keys[k, here, 1] == w1):  # fmt: skip
+                                slot, stops = k, memo_keys[k, here, 2]
                                 break
-                    if jammed:  # found once per town and set of jams
-                        if memo_at[0, here] != epoch[0]:
-                            memo_at[0, here] = epoch[0]
-                            memo_at[1, here] = reach_under_jams(
-                                here, jams, goal, places, paths, dist, memo[0, here],
-                                memo[1, here])  # fmt: skip
-                        stop = drive_choice(hand, most, here, memo[0, here], memo[1, here],
-                                            memo_at[1, here], rank, go)  # fmt: skip
+                        if slot < 0:
+                            slot = memo_next[here]
+                            memo_next[here] = (slot + 1) % SLOTS
+                            stops = reach_under_jams(
+                                here, jams, goal, places, paths, dist, memo[slot, 0, here],
+                                memo[slot, 1, here])  # fmt: skip
+                            memo_keys[slot, here, 0], memo_keys[slot, here, 1] = w0, w1
+                            memo_keys[slot, here, 2] = stops if kept else -1
+                        stop = drive_choice(hand, most, here, memo[slot, 0, here],
+                                            memo[slot, 1, here], stops, rank, go)  # fmt: skip
                     else:
                         stop = drive_choice(hand, most, here, paths[REACH_KM, here],
                                             paths[REACH_BEST, here], places[REACH, here], rank,
@@ -351,7 +386,6 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
             if card == JAM:
                 n_jams += jams[towns[target]] == 0
                 jams[towns[target]] = 1
-                epoch[0] += 1
             elif card == RAIN:
                 rain[target] = 1
             elif card == ENGINE:
@@ -361,7 +395,6 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
             elif card == JAM_CLEAR:
                 n_jams -= jams[town] != 0
                 jams[town] = 0
-                epoch[0] += 1
             elif card == CLEAR_SKY:
                 rain[target] = 0
             else:
@@ -472,7 +505,8 @@ def _result(n: int, teams: int, seats: Ints, n_arrived: int, rank: Ints, out: Fl
 
 @compiled
 def races(cfg: Ints, seats: Ints, jams: Ints, places: Ints, paths: Ints, unseen: Ints,
-          seen: Ints, sizes: Ints, seeds: Ints, max_steps: int, out: Floats) -> int:  # fmt: skip
+          seen: Ints, sizes: Ints, seeds: Ints, max_steps: int, memo: Ints, memo_keys: Ints,
+          memo_next: Ints, out: Floats) -> int:  # fmt: skip
     """One deal and race per seed into ``out``'s rows; 0, or -1 if a race ran past
     ``max_steps`` steps. A deal as ``RallyChances.playouts`` splits one: the unseen cards
     shuffled, then each hand in seat order, the cards thrown down unseen (with the seen
@@ -484,11 +518,6 @@ def races(cfg: Ints, seats: Ints, jams: Ints, places: Ints, paths: Ints, unseen:
     room = total + int(seen.sum())
     pile = np.zeros(max(1, room), dtype=np.int64)
     cards = np.zeros(max(1, total), dtype=np.int64)
-    towns = jams.shape[0]
-    memo = np.zeros((2, towns, towns), dtype=np.int64)
-    memo_at = np.zeros((2, towns), dtype=np.int64)
-    memo_at[0] = -1
-    epoch = np.zeros(1, dtype=np.int64)
     for play in range(seeds.shape[0]):
         seed(seeds[play])
         cards[:total] = unseen
@@ -507,7 +536,7 @@ def races(cfg: Ints, seats: Ints, jams: Ints, places: Ints, paths: Ints, unseen:
         for i in range(n_pile):  # the next card last
             pile[i] = cards[total - 1 - i]
         if race(cfg, seats, jams, places, paths, hands, pile, n_pile, discard, none, max_steps,
-                memo, memo_at, epoch, out[play]) < 0:  # fmt: skip
+                memo, memo_keys, memo_next, out[play]) < 0:  # fmt: skip
             return -1
     return 0
 

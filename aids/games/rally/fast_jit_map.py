@@ -56,13 +56,6 @@ def pack_map(race: FastRally) -> tuple[Ints, Ints]:
     return places, paths
 
 
-def empty_memo(towns: int) -> tuple[Ints, Ints, Ints]:
-    """``race``'s memo of reaches under jams, empty."""
-    memo_at = np.zeros((2, towns), dtype=np.int64)
-    memo_at[0] = -1
-    return np.zeros((2, towns, towns), dtype=np.int64), memo_at, np.zeros(1, dtype=np.int64)
-
-
 @compiled
 def shuffle_cards(cards: Ints, size: int, draws: Floats, drawn: int) -> int:
     """Fisher–Yates on ``cards[:size]`` in place, as ``random.shuffle`` runs (the last place

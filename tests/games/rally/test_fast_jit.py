@@ -127,6 +127,31 @@ def test_the_compiled_loop_plays_each_race_as_fast_rally_does_on_1500_positions(
     assert all(met[k] > 50 for k in ("referee", "all home")), met
 
 
+def test_the_reaches_kept_from_race_to_race_give_each_race_as_fast_rally_plays_it() -> None:
+    """The kernel keeps every reach under jams it finds for the estimate's later races
+    (``Memo``, keyed by the jams within a town's reach): one kernel playing 400 races from the
+    same positions, each dealt afresh, plays every one as a fresh ``FastRally`` does — the
+    same numbers drawn, the same row — with reaches under jams found and kept."""
+    rng = random.Random(8)
+    races_seen = jammed = 0
+    for state in [s for s in positions(rng, 1) if s.phase != "over"][::7][:8]:
+        race, *_ = dealt(state, rng)
+        kernel = Kernel(race)
+        for k in range(50):
+            _, hands, discard, pile = dealt(state, rng)
+            numbers = np.random.default_rng(1_000 + races_seen).random(NUMBERS)
+            feed = Feed(numbers)
+            fast = race.copy()
+            fast.deal(hands, discard, pile, 0)
+            fast.shuffle = fisher_yates(feed)
+            want = fast.play_out(feed)  # type: ignore[arg-type]
+            row, drawn = kernel.play_dealt(hands, discard, pile, numbers)
+            assert drawn == feed.used and row.tolist() == pytest.approx(want, abs=1e-12), k
+            races_seen += 1
+        jammed += int((kernel.memo.keys[:, :, 2] >= 0).sum())
+    assert races_seen >= 300 and jammed > 20, (races_seen, jammed)
+
+
 def test_a_race_past_its_step_cap_is_refused_as_too_long() -> None:
     """A playout's cap in steps (``MAX_STEPS``): a race not over within it raises
     ``PlayoutTooLong``, dealt or on seeds, rather than run on."""
