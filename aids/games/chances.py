@@ -215,9 +215,10 @@ def estimate(
         # count still gives figures (one game's worth, with their error)
         limit = deadline if done else None
         rows = np.asarray(model.playouts(state, min(size, playouts - done), rng, limit), float)
-        if rows.size:  # summed as arrays: a compiled loop's 50,000 rows a second stay cheap
-            sums += rows.sum(axis=0)
-            squares += np.square(rows).sum(axis=0)
+        if rows.size:  # summed as arrays (a compiled loop's 50,000 rows a second stay cheap),
+            # row after row as a running sum does: the same figures however batches split
+            sums = np.cumsum(np.vstack((sums, rows)), axis=0)[-1]
+            squares = np.cumsum(np.vstack((squares, rows * rows)), axis=0)[-1]
             done += rows.shape[0]
         now = time.perf_counter()
         if (deadline is not None and now >= deadline) or done == before:

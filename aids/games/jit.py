@@ -11,13 +11,18 @@ chances use ``FastRace`` instead.
 from __future__ import annotations
 
 import importlib.util
+import random
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from aids.games.chances import past
+
 F = TypeVar("F", bound=Callable[..., Any])
+#: playouts per compiled call: the deadline is looked at between calls (a few milliseconds)
+CHUNK = 64
 
 #: whether the loops are compiled (Numba is a dependency; without it, plain Python)
 AVAILABLE = importlib.util.find_spec("numba") is not None
@@ -46,3 +51,21 @@ def uniform(draws: NDArray[np.float64], at: int) -> float:
 def seed(value: int) -> None:
     """Seed the compiled generator (0 ≤ value < 2³²: one playout's own seed)."""
     np.random.seed(value)
+
+
+def playouts(
+    play: Callable[[NDArray[np.int64]], NDArray[np.float64]],
+    n: int,
+    rng: random.Random,
+    deadline: float | None = None,
+) -> NDArray[np.float64]:
+    """``n`` playouts on a compiled loop as a model's ``playouts`` gives them: ``play`` runs
+    one per seed and returns their rows; each playout gets its own seed from ``rng`` (so it
+    depends on that seed alone, however the calls split them), ``CHUNK`` to a call, fewer
+    (at least one call) once ``deadline`` has passed."""
+    chunks, done = [], 0
+    while done < n and not (done and past(deadline)):
+        seeds = [rng.getrandbits(32) for _ in range(min(n - done, CHUNK))]
+        chunks.append(play(np.array(seeds, dtype=np.int64)))
+        done += len(chunks[-1])
+    return np.vstack(chunks)

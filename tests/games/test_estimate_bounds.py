@@ -58,3 +58,18 @@ def test_playouts_stop_once_the_precision_asked_is_reached(game: AnyGame) -> Non
     assert loose.playouts < 20_000 and loose.worst_error <= 0.2
     fine = estimate(model, state, playouts=600, exact=False, precision=1e-6)
     assert fine.playouts == 600
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.info.kind)
+def test_the_same_seed_and_playouts_give_the_same_figures_however_the_batches_split(
+    game: AnyGame,
+) -> None:
+    """ "Anyone can recompute a figure" (the position is the seed): a tracker's estimate sizes
+    its batches by the clock, so the figures must not depend on where they split — rows are
+    summed in order as a running sum, not batch by batch."""
+    model, state = first_position(game)
+    small = estimate(model, state, playouts=300, seed=4, batch=7, exact=False)
+    model, state = first_position(game)
+    large = estimate(model, state, playouts=300, seed=4, batch=300, exact=False)
+    assert small.playouts == large.playouts == 300
+    assert small.values == large.values and small.errors == large.errors

@@ -38,9 +38,7 @@ from aids.games.derby.model import (
     DerbyState,
     full_deck,
 )
-
-#: playouts per compiled call: the deadline is looked at between calls (a few milliseconds)
-CHUNK = 64
+from aids.games.jit import playouts as compiled_playouts
 
 # --- what the table cannot see ---------------------------------------------------------------
 
@@ -204,13 +202,8 @@ class DerbyChances:
         has them, live cards only: a fallen horse's card dealt to a hand is discarded at its
         holder's turn and a live one drawn in its place). The same model either way."""
         if self.compiled:
-            kernel = self._kernel(state)
-            chunks, done = [], 0
-            while done < n and not (done and past(deadline)):
-                seeds = [rng.getrandbits(32) for _ in range(min(n - done, CHUNK))]
-                chunks.append(kernel.play(np.array(seeds, dtype=np.int64), self.max_steps))
-                done += len(chunks[-1])
-            return np.vstack(chunks)
+            kernel, cap = self._kernel(state), self.max_steps
+            return compiled_playouts(lambda seeds: kernel.play(seeds, cap), n, rng, deadline)
         deal = self._dealer(state)
         template = FastRace.of(state, [], [])
         live = template.options

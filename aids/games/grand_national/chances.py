@@ -72,9 +72,7 @@ from aids.games.grand_national.fast_jit import Kernel
 from aids.games.grand_national.fast_jit import warm as warm_loop
 from aids.games.grand_national.fast_state import race_of, speeds
 from aids.games.grand_national.model import Action, BlindBet, GnState, Move, Start
-
-#: playouts per compiled call: the deadline is looked at between calls (a few milliseconds)
-CHUNK = 64
+from aids.games.jit import playouts as compiled_playouts
 
 
 class GnChances:
@@ -149,13 +147,8 @@ class GnChances:
             self._base = (state, race, Kernel(race) if self.compiled else None)
         _, base, kernel = self._base
         if kernel is not None:
-            chunks, done = [], 0
-            while done < n and not (done and past(deadline)):
-                seeds = [rng.getrandbits(32) for _ in range(min(n - done, CHUNK))]
-                out, _ = kernel.play(np.array(seeds, dtype=np.int64), max_steps=self.max_steps)
-                chunks.append(out)
-                done += len(out)
-            return np.vstack(chunks)
+            cap = self.max_steps
+            return compiled_playouts(lambda s: kernel.play(s, max_steps=cap)[0], n, rng, deadline)
         rows: list[tuple[float, ...]] = []
         while len(rows) < n and not (rows and past(deadline)):
             rows.append(tuple(base.copy().play_out(rng, self.max_steps)))

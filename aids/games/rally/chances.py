@@ -55,6 +55,7 @@ from numpy.typing import NDArray
 from aids.core.i18n import t
 from aids.games.base import Role
 from aids.games.chances import Measure, PlayoutTooLong, past
+from aids.games.jit import playouts as compiled_playouts
 from aids.games.rally import engine
 from aids.games.rally.data import load
 from aids.games.rally.fast import FastRally
@@ -339,13 +340,8 @@ class RallyChances:
         where the same ``rng`` gives the same games as ``sample`` and ``play_out`` on the
         engine. The same model either way."""
         if self.compiled:
-            kernel = self._kernel(state)
-            chunks, done = [], 0
-            while done < n and not (done and past(deadline)):
-                seeds = [rng.getrandbits(32) for _ in range(min(n - done, CHUNK))]
-                chunks.append(kernel.play(np.array(seeds, dtype=np.int64), self.max_steps))
-                done += len(chunks[-1])
-            return np.vstack(chunks)
+            kernel, cap = self._kernel(state), self.max_steps
+            return compiled_playouts(lambda seeds: kernel.play(seeds, cap), n, rng, deadline)
         template, cards, seen = self.fast(state)
         sizes, hidden = state.hand_sizes, state.discard_size - len(seen)
         rows: list[list[float]] = []
