@@ -40,9 +40,9 @@ from aids.games.rally.fast_jit_map import (
     PORT,
     RANK,
     REACH,
+    REACH_AT,
     REACH_BEST,
     REACH_KM,
-    REACH_TOWN,
     drive_choice,
     pack_map,
     reach_under_jams,
@@ -216,9 +216,12 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
     go = np.zeros(6, dtype=np.int64)
     throw = np.zeros(CARDS, dtype=np.int64)
     dist = np.zeros(n_towns, dtype=np.int64)
+    jammed_towns = np.zeros(n_towns, dtype=np.int64)  # the jammed towns, ``n_jams`` of them
     n_jams = 0
     for t in range(n_towns):
-        n_jams += jams[t] != 0
+        if jams[t] != 0:
+            jammed_towns[n_jams] = t
+            n_jams += 1
     deck = np.zeros(pile.shape[0], dtype=np.int64)
     drawn = 0
     steps = max_steps
@@ -248,16 +251,16 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
                 elif not (moved or eng[s] or stuck):
                     most = 1 if rain[s] else min(left, sizes[s])
                     jammed, kept, w0, w1 = False, True, 0, 0
-                    if n_jams > 0:  # the jams within the reach without jams, as a key
-                        for i in range(1, places[REACH, here]):
-                            if jams[paths[REACH_TOWN, here, i]] != 0:
-                                jammed = True
-                                if i < KEY_BITS:
-                                    w0 |= 1 << i
-                                elif i < 2 * KEY_BITS:
-                                    w1 |= 1 << (i - KEY_BITS)
-                                else:
-                                    kept = False  # a reach too wide for the key: not kept
+                    for j in range(n_jams):  # the jams within the reach without jams: a key
+                        i = paths[REACH_AT, here, jammed_towns[j]]
+                        if i >= 1:  # (its place 0 is ``here``)
+                            jammed = True
+                            if i < KEY_BITS:
+                                w0 |= 1 << i
+                            elif i < 2 * KEY_BITS:
+                                w1 |= 1 << (i - KEY_BITS)
+                            else:
+                                kept = False  # a reach too wide for the key: not kept
                     if jammed:  # found once per town and such jams, for every playout
                         slot, stops = -1, 0
                         for k in range(SLOTS if kept else 0):
@@ -384,7 +387,9 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
             left -= 1
             acted = True
             if card == JAM:
-                n_jams += jams[towns[target]] == 0
+                if jams[towns[target]] == 0:
+                    jammed_towns[n_jams] = towns[target]
+                    n_jams += 1
                 jams[towns[target]] = 1
             elif card == RAIN:
                 rain[target] = 1
@@ -393,7 +398,12 @@ def race(cfg: Ints, seats0: Ints, jams0: Ints, places: Ints, paths: Ints, hands:
             elif card == POLICE:
                 police[target] = police_turns
             elif card == JAM_CLEAR:
-                n_jams -= jams[town] != 0
+                if jams[town] != 0:
+                    for j in range(n_jams):  # out of the list: the last one takes its place
+                        if jammed_towns[j] == town:
+                            n_jams -= 1
+                            jammed_towns[j] = jammed_towns[n_jams]
+                            break
                 jams[town] = 0
             elif card == CLEAR_SKY:
                 rain[target] = 0

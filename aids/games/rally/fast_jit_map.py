@@ -21,9 +21,10 @@ Floats = NDArray[np.float64]
 
 # rows of ``Kernel.places``: per town
 RANK, PORT, REACH = range(3)
-# layers of ``Kernel.paths``: per town, a row of towns
-REACH_KM, REACH_BEST, REACH_TOWN, ROAD_TO, ROAD_KM = range(5)
-PATH_LAYERS = 5
+# layers of ``Kernel.paths``: per town, a row of towns (``REACH_AT``: per other town, its
+# place in the town's reach without jams, or -1)
+REACH_KM, REACH_BEST, REACH_TOWN, ROAD_TO, ROAD_KM, REACH_AT = range(6)
+PATH_LAYERS = 6
 FAR = 1 << 40  # farther than any road
 #: the travel cards' codes and km, in code order (TOP SPEED last: it counts 0 km and doubles)
 D0, D1, D2, D3, D4, TOP_CODE = DRIVE_CODES
@@ -49,6 +50,9 @@ def pack_map(race: FastRally) -> tuple[Ints, Ints]:
         found = roads.board.reachable(town, MOST_KM, {goal})
         stops = sorted((km, roads.index[stop]) for stop, km in found.items())
         paths[REACH_TOWN, t, : len(stops)] = [stop for _, stop in stops]
+        paths[REACH_AT, t] = -1
+        for i, (_, stop) in enumerate(stops):
+            paths[REACH_AT, t, stop] = i
         for i, (other, km) in enumerate(roads.board.neighbours(town)):
             paths[ROAD_TO, t, i] = roads.index[other]
             paths[ROAD_KM, t, i] = km
