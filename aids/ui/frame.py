@@ -84,11 +84,12 @@ def render_table(public_id: str, key: str | None) -> None:
         st.error(tr("table.key_invalid"))
     page = page_for(snapshot.info.kind)
     _mark(snapshot.seq)
+    shown = _drawn(public_id, snapshot.info.kind, snapshot.seq), _new_run()
     if role.is_viewer:
-        _watch_viewer(public_id, _drawn(public_id, snapshot.info.kind, snapshot.seq))
+        _watch_viewer(public_id, shown)
         _viewer(ctx, page)
         return
-    _watch_player(public_id, _drawn(public_id, snapshot.info.kind, snapshot.seq))
+    _watch_player(public_id, shown)
     show_flash()
     show_new_link()
     if role.is_referee:
@@ -157,6 +158,8 @@ def _standings(ctx: TableContext, page: GamePage) -> None:
 
 
 Drawn = tuple[str, int, bool | None]  # the game, the log's position, whether chances are ready
+Shown = tuple[Drawn, int]  # what the page was drawn from, and which full run of it drew it
+_RUN, _WATCHED = "_page_run", "_page_watched"
 
 
 def _drawn(public_id: str, kind: str, seq: int) -> Drawn:
@@ -164,23 +167,37 @@ def _drawn(public_id: str, kind: str, seq: int) -> Drawn:
     return kind, seq, chances_ready(public_id, kind, seq)
 
 
+def _new_run() -> int:
+    """A number for this full run of the page (its fragments' ticks keep the number)."""
+    run = st.session_state[_RUN] = st.session_state.get(_RUN, 0) + 1
+    return int(run)
+
+
 @st.fragment(run_every=REFRESH_SECONDS)
-def _watch_viewer(public_id: str, drawn: Drawn) -> None:
+def _watch_viewer(public_id: str, shown: Shown) -> None:
     """A phone's page redraws when the table moves on or its newest chances are ready;
     between those a tick asks the service two numbers (on PostgreSQL not even the
     database)."""
-    _watch(public_id, drawn)
+    _watch(public_id, shown)
 
 
 @st.fragment(run_every=FOLLOW_SECONDS)
-def _watch_player(public_id: str, drawn: Drawn) -> None:
+def _watch_player(public_id: str, shown: Shown) -> None:
     """Referee and seat pages redraw when someone else writes (another seat's secret choice,
     a second device) or the newest chances are ready. A choice half-made on the old page is
     dropped with it: it was made against old state."""
-    _watch(public_id, drawn)
+    _watch(public_id, shown)
 
 
-def _watch(public_id: str, drawn: Drawn) -> None:
+def _watch(public_id: str, shown: Shown) -> None:
+    """Redraw the whole page if it is out of date. Not on the page's own full run: there the
+    fragment runs inline, just after the page read what it draws, and a rerun from it (the
+    chances becoming ready in between) would drop the tap the run is carrying — the
+    referee's "Record", the link dialog's "Done"."""
+    drawn, run = shown
+    if st.session_state.get(_WATCHED) != run:
+        st.session_state[_WATCHED] = run
+        return
     try:
         now = _drawn(public_id, drawn[0], service().seq(public_id))
     except StoreError:  # a phone is not told where the database is, only that it will return
