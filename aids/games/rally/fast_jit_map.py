@@ -74,7 +74,14 @@ def shuffle_cards(cards: Ints, size: int, draws: Floats, drawn: int) -> int:
 @compiled
 def throw_ways(hand: Ints, first: int, size: int) -> int:
     """How many distinct sets of ``size`` cards a hand of these counts holds among the codes
-    from ``first`` on."""
+    from ``first`` on. One or two cards (nearly every hand over its limit) are counted
+    directly: the codes held, and the pairs of them plus the codes held twice."""
+    if size <= 2:
+        held = doubles = 0
+        for card in range(first, CARDS):
+            held += hand[card] > 0
+            doubles += hand[card] > 1
+        return 1 if size <= 0 else held if size == 1 else held * (held - 1) // 2 + doubles
     ways = np.zeros(size + 1, dtype=np.int64)
     ways[0] = 1
     for card in range(first, CARDS):
@@ -87,21 +94,22 @@ def throw_ways(hand: Ints, first: int, size: int) -> int:
 @compiled
 def throw_nth(hand: Ints, size: int, index: int, out: Ints) -> None:
     """The ``index``-th of the distinct sets of ``size`` cards in ``hand`` (``Roads.discards``:
-    sorted as tuples of codes), as counts into ``out``."""
-    rest = hand.copy()
+    sorted as tuples of codes), as counts into ``out``; ``hand`` is left as it was."""
     out[:] = 0
     card = 0
     for place in range(size):
-        while True:
-            if rest[card] > 0:
-                rest[card] -= 1
-                ways = throw_ways(rest, card, size - place - 1)
+        while True:  # the set's next card: the first code whose sets from it hold ``index``
+            if hand[card] > 0:
+                hand[card] -= 1
+                ways = throw_ways(hand, card, size - place - 1)
                 if index < ways:
                     out[card] += 1
                     break
                 index -= ways
-                rest[card] += 1
+                hand[card] += 1
             card += 1
+    for card in range(CARDS):
+        hand[card] += out[card]
 
 
 @compiled
@@ -110,50 +118,48 @@ def reach_under_jams(here: int, jams: Ints, goal: int, places: Ints, paths: Ints
     """``Roads.reach`` from ``here`` under these jams, into ``kms`` and ``best``: the stops'
     km ascending (ties by town code) and the proposal within each; how many stops. A jammed
     town (and the goal) may be reached but not passed. Jams only close roads, so the stops
-    are among those without jams (``REACH_TOWN``), and only those are looked at."""
-    towns = jams.shape[0]
+    are among those without jams (``REACH_TOWN``), and only those are looked at.
+
+    Dijkstra with the towns reached but not yet final kept in a short list (``best``
+    borrowed): the nearest of them, the lower code on a tie, is final next, so the stops
+    come out in the order they are listed in and need no sorting."""
     near = paths[REACH_TOWN, here]
     size = places[REACH, here]
     for i in range(size):
         dist[near[i]] = FAR
     dist[here] = 0
-    fixed = kms  # borrowed: 1 once a town's distance is final
-    fixed[:size] = 0
-    while True:
-        at, low = -1, FAR
-        for i in range(size):
-            if fixed[i] == 0 and dist[near[i]] < low:
-                at, low = i, dist[near[i]]
-        if at < 0:
-            break
-        fixed[at] = 1
-        town = near[at]
+    open_ = best  # the towns reached, not yet final
+    open_[0], n_open = here, 1
+    stops = 0
+    while n_open > 0:
+        at = 0
+        for i in range(1, n_open):
+            town, low = open_[i], open_[at]
+            if dist[town] < dist[low] or (dist[town] == dist[low] and town < low):
+                at = i
+        town = open_[at]
+        n_open -= 1
+        open_[at] = open_[n_open]
+        low = dist[town]
+        kms[stops] = town  # final (its km replaces it below)
+        stops += 1
         if town != here and (jams[town] != 0 or town == goal):
             continue
-        for i in range(towns):
+        for i in range(paths.shape[2]):
             step = paths[ROAD_KM, town, i]
             if step < 0:
                 break
             other = paths[ROAD_TO, town, i]
             total = low + step
             if total <= MOST_KM and total < dist[other]:  # a town of ``near``: see above
+                if dist[other] >= FAR:
+                    open_[n_open] = other
+                    n_open += 1
                 dist[other] = total
-    stops = 0
-    for i in range(size):  # the stops by (km, town): an insertion sort
-        town = near[i]
-        if dist[town] >= FAR:
-            continue
-        key = dist[town] * towns + town
-        j = stops
-        while j > 0 and best[j - 1] > key:
-            best[j] = best[j - 1]
-            j -= 1
-        best[j] = key
-        stops += 1
     top_rank, top_km, top = FAR, 0, -1
     for i in range(stops):
-        km, stop = best[i] // towns, best[i] % towns
-        rank = places[RANK, stop]
+        stop = kms[i]
+        km, rank = dist[stop], places[RANK, stop]
         if top < 0 or (rank, -km, stop) < (top_rank, -top_km, top):
             top_rank, top_km, top = rank, km, stop
         kms[i] = km
@@ -175,43 +181,80 @@ def proposal(kms: Ints, best: Ints, stops: int, km: int) -> int:
 
 
 @compiled
+def _farthest(n0: int, n1: int, n2: int, n3: int, n4: int, cards: int) -> int:
+    """The km of the ``cards`` longest of these travel cards (counts of each code)."""
+    km = 0
+    for count, each in ((n4, K4), (n3, K3), (n2, K2), (n1, K1), (n0, K0)):
+        take = min(count, cards)
+        km += take * each
+        cards -= take
+    return km
+
+
+@compiled
 def drive_choice(hand: Ints, most: int, here: int, kms: Ints, best: Ints, stops: int, rank: Ints,
            go: Ints) -> int:  # fmt: skip
     """``Roads.drive``: of every set of at most ``most`` travel cards in ``hand`` (one TOP
     SPEED at most, never alone), the one whose proposal is nearest the goal, then the fewest
     cards, the fewest km, the first cards in code order; its cards as counts of each of
     ``DRIVE_CODES`` into ``go`` and the town it stops at, or -1 if none is nearer than
-    ``here``."""
-    found = -1
-    f_rank, f_size, f_km = 0, 0, 0
-    f0 = f1 = f2 = f3 = f4 = f5 = 0
-    for c5 in range(min(hand[TOP_CODE], 1) + 1):
-        for c0 in range(min(hand[D0], most) + 1):
-            for c1 in range(min(hand[D1], most - c0) + 1):
-                for c2 in range(min(hand[D2], most - c0 - c1) + 1):
-                    for c3 in range(min(hand[D3], most - c0 - c1 - c2) + 1):
-                        for c4 in range(min(hand[D4], most - c0 - c1 - c2 - c3) + 1):
-                            plain = c0 + c1 + c2 + c3 + c4
-                            size = plain + c5
-                            if plain == 0 or size > most:
-                                continue
-                            km = c0 * K0 + c1 * K1 + c2 * K2 + c3 * K3 + c4 * K4
-                            if c5:
-                                km *= 2
-                            stop = proposal(kms, best, stops, km)
-                            mine = rank[stop]
-                            if found >= 0:
-                                if (mine, size, km) > (f_rank, f_size, f_km):
-                                    continue
-                                # the same size: the first cards in code order hold more
-                                # of the first code where they differ
-                                if (mine, size, km) == (f_rank, f_size, f_km) and (
-                                    -c0, -c1, -c2, -c3, -c4, -c5,
-                                ) >= (-f0, -f1, -f2, -f3, -f4, -f5):  # fmt: skip
-                                    continue
-                            found, f_rank, f_size, f_km = stop, mine, size, km
-                            f0, f1, f2, f3, f4, f5 = c0, c1, c2, c3, c4, c5
-    if found < 0 or f_rank >= rank[here]:
+    ``here``.
+
+    A proposal is the best stop within its km, so it never gets farther from the goal as the
+    km grow: the longest movement's proposal is as near as any gets, and the sets that get
+    as near are those of at least ``need`` km, the km of the first stop whose proposal is
+    that near. The fewest cards making ``need`` are found from the longest cards; only the
+    sets of that many cards are gone through, for the fewest km and the first cards."""
+    n0, n1, n2 = min(hand[D0], most), min(hand[D1], most), min(hand[D2], most)
+    n3, n4 = min(hand[D3], most), min(hand[D4], most)
+    top = 1 if hand[TOP_CODE] > 0 and most >= 2 else 0
+    plain = n0 + n1 + n2 + n3 + n4
+    if plain == 0:
         return -1
+    far = _farthest(n0, n1, n2, n3, n4, most)
+    if top:
+        far = max(far, 2 * _farthest(n0, n1, n2, n3, n4, most - 1))
+    nearest = rank[proposal(kms, best, stops, far)]
+    if nearest >= rank[here]:
+        return -1
+    low, high = 0, stops  # the first stop whose proposal is that near (ranks never rise)
+    while low < high:
+        mid = (low + high) // 2
+        if rank[best[mid]] > nearest:
+            low = mid + 1
+        else:
+            high = mid
+    need = kms[low]
+    size = 1  # the fewest cards making ``need``: the longest of them, or with TOP SPEED
+    while _farthest(n0, n1, n2, n3, n4, size) < need and not (
+        top and size >= 2 and 2 * _farthest(n0, n1, n2, n3, n4, size - 1) >= need
+    ):
+        size += 1
+    f_km = -1
+    f0 = f1 = f2 = f3 = f4 = f5 = 0
+    for c5 in range(top + 1):
+        p = size - c5  # the travel cards besides TOP SPEED
+        if p < 1:
+            continue
+        for c0 in range(min(n0, p) + 1):
+            for c1 in range(min(n1, p - c0) + 1):
+                for c2 in range(min(n2, p - c0 - c1) + 1):
+                    for c3 in range(min(n3, p - c0 - c1 - c2) + 1):
+                        c4 = p - c0 - c1 - c2 - c3
+                        if c4 > n4:
+                            continue
+                        km = c0 * K0 + c1 * K1 + c2 * K2 + c3 * K3 + c4 * K4
+                        if c5:
+                            km *= 2
+                        if km < need or (f_km >= 0 and km > f_km):
+                            continue
+                        # the same km: the first cards in code order hold more of the first
+                        # code where they differ
+                        if km == f_km and (-c0, -c1, -c2, -c3, -c4, -c5) >= (
+                            -f0, -f1, -f2, -f3, -f4, -f5,
+                        ):  # fmt: skip
+                            continue
+                        f_km = km
+                        f0, f1, f2, f3, f4, f5 = c0, c1, c2, c3, c4, c5
     go[0], go[1], go[2], go[3], go[4], go[5] = f0, f1, f2, f3, f4, f5
-    return found
+    return proposal(kms, best, stops, f_km)

@@ -25,7 +25,14 @@ from aids.games.rally import GAME, engine
 from aids.games.rally.chances import RallyChances
 from aids.games.rally.fast import FastRally
 from aids.games.rally.fast_jit import AVAILABLE, Kernel
-from aids.games.rally.fast_map import CARDS
+from aids.games.rally.fast_jit_map import (
+    drive_choice,
+    pack_map,
+    reach_under_jams,
+    throw_nth,
+    throw_ways,
+)
+from aids.games.rally.fast_map import CARDS, DRIVE_CODES
 from aids.games.rally.model import RallyState
 from tests.games.grand_national.test_fast_jit import Feed
 from tests.games.rally.test_chances import race, viewed
@@ -150,6 +157,88 @@ def test_the_reaches_kept_from_race_to_race_give_each_race_as_fast_rally_plays_i
             races_seen += 1
         jammed += int((kernel.memo.keys[:, :, 2] >= 0).sum())
     assert races_seen >= 300 and jammed > 20, (races_seen, jammed)
+
+
+def test_the_drivers_movement_is_roads_drive_for_random_hands_towns_and_jams() -> None:
+    """Rule (rally.md travel; the model's greedy driver): the compiled choice of movement —
+    the farthest movement's nearness to the goal, then the fewest cards and km that keep it
+    — is ``Roads.drive``'s (every set of travel cards tried), for 3,000 random hands of up
+    to nine travel cards, every limit of cards, towns all over two maps, with jams."""
+    rng = random.Random(12)
+    agreed = moved = 0
+    while agreed < 3_000:
+        state = engine.initial_state(random_setup(rng))
+        roads = FastRally.of(state).roads
+        towns = len(roads.ids)
+        for _ in range(100):
+            here = rng.randrange(towns)
+            jams = sum(1 << t for t in rng.sample(range(towns), rng.choice([0, 0, 1, 3, 8])))
+            counts = [rng.choice([0, 0, 1, 1, 2, 3]) for _ in DRIVE_CODES]
+            most = rng.randint(1, 5)
+            hand = np.zeros(CARDS, dtype=np.int64)
+            hand[list(DRIVE_CODES)] = counts
+            kms, best = roads.reach(here, jams)
+            rank = np.array(roads.rank, dtype=np.int64)
+            go = np.zeros(len(DRIVE_CODES), dtype=np.int64)
+            stop = drive_choice(hand, most, here, np.array(kms), np.array(best), len(kms),
+                                rank, go)  # fmt: skip
+            want = roads.drive(here, jams, most, tuple(counts))
+            if want is None:
+                assert stop == -1, (here, jams, most, counts)
+            else:
+                cards, to = want
+                used = Counter(cards)
+                assert (stop, go.tolist()) == (to, [used[c] for c in DRIVE_CODES]), want
+                moved += 1
+            agreed += 1
+    assert moved > 1_000, moved
+
+
+def test_the_reach_under_jams_is_roads_reach_for_random_towns_and_jams() -> None:
+    """Rule (rally.md jams: a jammed town may be reached but not passed; the goal ends the
+    drive): the compiled reach under jams — its stops' km in order, ties by town code, and
+    the proposal within each — is ``Roads.reach``'s, for 2,000 random towns and sets of jams
+    on both maps, one scratch array reused from call to call as the loop does."""
+    rng = random.Random(9)
+    checked = 0
+    while checked < 2_000:
+        state = engine.initial_state(random_setup(rng))
+        race = FastRally.of(state)
+        roads, (places, paths) = race.roads, pack_map(race)
+        towns = len(roads.ids)
+        dist, kms, best = (np.zeros(towns, dtype=np.int64) for _ in range(3))
+        for _ in range(100):
+            here = rng.randrange(towns)
+            jammed = rng.sample(range(towns), min(towns, rng.choice([1, 2, 4, 8, 16])))
+            jams = np.zeros(towns, dtype=np.int64)
+            jams[jammed] = 1
+            stops = reach_under_jams(here, jams, roads.goal, places, paths, dist, kms, best)
+            want_kms, want_best = roads.reach(here, sum(1 << t for t in jammed))
+            assert kms[:stops].tolist() == want_kms and best[:stops].tolist() == want_best
+            checked += 1
+
+
+def test_the_ways_to_throw_cards_down_are_roads_discards_one_by_one() -> None:
+    """Rule (rally.md hand limit): the cards over the limit are thrown down as any distinct
+    set; the compiled count of those sets and the ``i``-th of them in sorted order are
+    ``Roads.discards``' list, for random hands of up to twelve cards and one to five cards
+    over, and the hand is left as it was."""
+    rng = random.Random(4)
+    roads = FastRally.of(engine.initial_state(random_setup(rng))).roads
+    for _ in range(400):
+        counts = [0] * CARDS
+        for _ in range(rng.randint(1, 12)):
+            counts[rng.randrange(CARDS)] += 1
+        excess = rng.randint(1, min(5, sum(counts)))
+        hand = np.array(counts, dtype=np.int64)
+        sets = roads.discards(tuple(counts), excess)
+        assert throw_ways(hand, 0, excess) == len(sets)
+        out = np.zeros(CARDS, dtype=np.int64)
+        for i, cards in enumerate(sets):
+            throw_nth(hand, excess, i, out)
+            used = Counter(cards)
+            assert out.tolist() == [used[c] for c in range(CARDS)], (counts, excess, i)
+            assert hand.tolist() == counts
 
 
 def test_a_race_past_its_step_cap_is_refused_as_too_long() -> None:
