@@ -66,13 +66,18 @@ def test_no_legal_card_says_why_and_offers_pass_and_the_end(service: TableServic
     assert "🟥1 Aki has no card to play" in html(at)
 
 
-def test_create_table_shows_the_referee_link_once_with_a_qr_code(app_db: Path) -> None:
+def created_table() -> AppTest:
+    """The home page's "Create table" filled in (a title, two players) and pressed."""
     at = new_app(lang="en")
     at.text_input(key="new_title").set_value("Once")
     for i, name in enumerate(["Aki", "Ben"]):
         at.text_input(key=f"new_player_{i}").set_value(name)
     next(b for b in at.button if b.label == "Create table").click()
-    at = at.run()
+    return at.run()
+
+
+def test_create_table_shows_the_referee_link_once_with_a_qr_code(app_db: Path) -> None:
+    at = created_table()
     key = at.query_params["key"]
     assert any(c.value.endswith(f"key={key}&lang=en") for c in at.code)  # with a copy button
     assert any("Bookmark it now" in s.value for s in at.success)
@@ -112,12 +117,7 @@ def test_the_link_dialog_closes_when_the_chances_become_ready_during_its_run(
 ) -> None:
     # The dialog's "Done" is read while the page is drawn, so the redraw must not come from
     # inside that run (it did: CI's load made the figures land there and "Done" was lost).
-    at = new_app(lang="en")
-    at.text_input(key="new_title").set_value("Once")
-    for i, name in enumerate(["Aki", "Ben"]):
-        at.text_input(key=f"new_player_{i}").set_value(name)
-    next(b for b in at.button if b.label == "Create table").click()
-    at = at.run()
+    at = created_table()
     assert any("Bookmark it now" in s.value for s in at.success)
     ready_in_the_middle_of_the_run(monkeypatch)
     at.button(key="new_link_done").click()
