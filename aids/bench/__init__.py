@@ -12,5 +12,6 @@ target).
   position by several trackers (docs/scaling.md);
 - ``scan`` — ``python -m aids.bench.scan``: a result slip's photo read, against decoding its
   QR code alone (from the repository: it uses the tests' generated photos);
-- ``procs`` and ``viewers`` — the processes and the simulated phones ``crowd`` drives.
+- ``procs``, ``viewers`` and ``referee`` — the processes, the simulated phones and the
+  referee's writes that ``crowd`` and ``figures`` drive.
 """
