@@ -5,6 +5,7 @@ target).
 - ``targets`` — ``aids bench`` (or ``python -m aids.bench``): the issues' performance targets
   (replay, record, sheets and packs, the Rally's reach, the chances);
 - ``crowd`` — ``python -m aids.bench.crowd``: many viewers on one table (docs/crowd.md);
+  ``crowd_report``: what a run found, its figures and the table it prints;
 - ``pg`` — ``python -m aids.bench.pg``: the PostgreSQL store and several trackers
   (docs/scaling.md);
 - ``chances`` — ``python -m aids.bench.chances``: every game's live chances against issue
