@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aids.bench.procs import server_cpu
 from aids.core.errors import StaleState
 from aids.store import is_server, open_store, shown
 from aids.store.base import EventRow, KeyRow, TableRow
@@ -438,31 +439,6 @@ def bench_writers(
     finally:
         store.close()
     return result
-
-
-def server_cpu(pid: int | None) -> float:
-    """CPU seconds of a local server process and everything below it, the exited children
-    included (reaped, so counted in their parent's ``cutime``); ``nan`` without a pid."""
-    if pid is None:
-        return float("nan")
-    tick = os.sysconf("SC_CLK_TCK")
-    children: dict[int, list[int]] = {}
-    times: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            rest = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(rest[1]), []).append(int(entry))
-        times[int(entry)] = sum(int(x) for x in rest[11:15])  # utime stime cutime cstime
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        total += times.get(p, 0)
-        todo.extend(children.get(p, []))
-    return total / tick
 
 
 # --- the run ---------------------------------------------------------------------------------
