@@ -1,7 +1,7 @@
 """The benchmarks' processes: the tracker servers the crowd benchmark starts and what ``/proc``
 says of their CPU and memory, their children's (the chances worker), the browser's and the
 machine's (``aids.bench.crowd``), and a database server's CPU with its exited backends'
-(``aids.bench.pg`` too)."""
+(``aids.bench.pg_writers`` too)."""
 
 from __future__ import annotations
 
