@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from aids.bench.crowd import CHROMIUM, latencies, report, run
+from aids.bench.crowd import CHROMIUM, run
+from aids.bench.crowd_report import latencies, report
 
 
 def test_latencies_pair_every_write_with_every_viewer() -> None:

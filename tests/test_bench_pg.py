@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from aids.bench.pg import PgBare, bench_record, bench_writers, check_logs
+from aids.bench.pg_record import PgBare, bench_record
+from aids.bench.pg_writers import bench_writers, check_logs
 from aids.store.base import EventRow
 
 

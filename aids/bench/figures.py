@@ -37,8 +37,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aids.bench.crowd import Referee
 from aids.bench.procs import free_port, start_server, stop
+from aids.bench.referee import Referee
 from aids.bench.viewers import SocketViewer
 from aids.paths import data_dir
 from aids.store import open_store

@@ -1,6 +1,7 @@
-"""The crowd benchmark's processes: the tracker servers it starts and what ``/proc`` says of
-their CPU and memory, their children's (the chances worker), the browser's and the machine's
-(``aids.bench.crowd``)."""
+"""The benchmarks' processes: the tracker servers the crowd benchmark starts and what ``/proc``
+says of their CPU and memory, their children's (the chances worker), the browser's and the
+machine's (``aids.bench.crowd``), and a database server's CPU with its exited backends'
+(``aids.bench.pg_writers`` too)."""
 
 from __future__ import annotations
 
@@ -89,6 +90,31 @@ def mem_available() -> int:
     return 0
 
 
+def server_cpu(pid: int | None) -> float:
+    """CPU seconds of a local server process and everything below it, the exited children
+    included (reaped, so counted in their parent's ``cutime``); ``nan`` without a pid."""
+    if pid is None:
+        return float("nan")
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    times: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            rest = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(rest[1]), []).append(int(entry))
+        times[int(entry)] = sum(int(x) for x in rest[11:15])  # utime stime cutime cstime
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += times.get(p, 0)
+        todo.extend(children.get(p, []))
+    return total / tick
+
+
 @dataclass
 class Usage:
     """CPU seconds and RSS of the groups of processes the benchmark cares about."""
@@ -137,8 +163,6 @@ def usage(server_pids: int | Sequence[int], db_pid: int | None = None) -> Usage:
         u.worker_cpu += worker_cpu
         u.worker_rss += worker_rss
     if db_pid is not None:
-        from aids.bench.pg import server_cpu
-
         database = _tree(procs, db_pid)
         server.update(p.pid for p in database)
         u.db_cpu = server_cpu(db_pid)
