@@ -140,10 +140,13 @@ def _is_exception(delta: Any) -> bool:
 
 class SocketViewer(Viewer):
     """Streamlit's websocket driven directly, as the viewer page drives it: the page's first
-    run (its URL's query), then a rerun of the live fragment every ``run_every`` seconds on
+    run (its URL's query), then a rerun of each live fragment every ``run_every`` seconds on
     the timer the server asks for (``auto_rerun``), whether the last run is done or not, as
-    the browser's ``setInterval`` does. No page is drawn: the client costs little, so the
-    server's limit shows on a machine that cannot also run that many browsers."""
+    the browser's ``setInterval`` does; as the browser, a full run's ``new_session`` clears
+    the timers (that run asks for its own), an ``auto_rerun`` with a new interval replaces
+    its fragment's, and ``stop_auto_rerun`` ends those named. No page is drawn: the client
+    costs little, so the server's limit shows on a machine that cannot also run that many
+    browsers."""
 
     def __init__(self, index: int) -> None:
         self.index, self.errors = index, []
@@ -153,6 +156,7 @@ class SocketViewer(Viewer):
             "marks": 0,
             "bytes": 0,
             "figures": {},  # sequence → clock time in ms when its chances first showed
+            "ticks": [],  # the intervals the server asked for, in order (``auto_rerun``)
         }
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -176,7 +180,13 @@ class SocketViewer(Viewer):
         from websockets.asyncio.client import connect
 
         rec = self.record
-        timers: list[asyncio.Task[None]] = []
+        timers: dict[str, tuple[float, asyncio.Task[None]]] = {}  # fragment → interval, timer
+
+        def stop(fragments: Any) -> None:
+            for fragment in list(fragments):
+                if fragment in timers:
+                    timers.pop(fragment)[1].cancel()
+
         try:
             stream = base.replace("http", "ws", 1) + "/_stcore/stream"
             async with connect(stream, subprotocols=["streamlit"],  # type: ignore[list-item]
@@ -204,9 +214,16 @@ class SocketViewer(Viewer):
                     kind = msg.WhichOneof("type")
                     if kind == "new_session":
                         page = msg.new_session.page_script_hash
-                    elif kind == "auto_rerun" and not timers:
-                        every = msg.auto_rerun.interval
-                        timers.append(asyncio.create_task(tick(msg.auto_rerun.fragment_id, every)))
+                        if not msg.metadata.run.fragment_ids:  # a full run
+                            stop(timers)
+                    elif kind == "auto_rerun" and msg.auto_rerun.fragment_id:
+                        fragment, every = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
+                        rec["ticks"].append(every)
+                        if timers.get(fragment, (None,))[0] != every:
+                            stop([fragment])
+                            timers[fragment] = (every, asyncio.create_task(tick(fragment, every)))
+                    elif kind == "stop_auto_rerun":
+                        stop(msg.stop_auto_rerun.fragment_ids)
                     elif kind == "delta" and _is_exception(msg.delta):
                         self.errors.append(f"exception: {msg.delta.new_element.exception.message}")
                     if b"aids-seq" in raw and (mark := MARK.search(raw)):
@@ -223,12 +240,14 @@ class SocketViewer(Viewer):
             if not self._closing:
                 self.errors.append(f"websocket: {exc!r}")
         finally:
-            for timer in timers:
-                timer.cancel()
+            stop(timers)
 
     async def probe(self) -> dict[str, Any]:
         return dict(
-            self.record, seen=dict(self.record["seen"]), figures=dict(self.record["figures"])
+            self.record,
+            seen=dict(self.record["seen"]),
+            figures=dict(self.record["figures"]),
+            ticks=list(self.record["ticks"]),
         )
 
     async def close(self) -> None:

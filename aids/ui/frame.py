@@ -13,7 +13,8 @@ standings' rows and the board (shared pieces for those in ``layout``).
 
 A page is drawn once per change, not once per tick: a small fragment (``_watch``) asks every
 second (viewers) or two (referee, seats) for the log's position and redraws the whole page only
-when it differs from the one shown, or when the newest chances are ready.
+when it differs from the one shown, or when the newest chances are ready; while they are being
+computed it asks every quarter of a second.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ from aids.ui.table_log import log, rulings
 # change shows within this (plus a drawing of the page).
 REFRESH_SECONDS = 1.0
 FOLLOW_SECONDS = 2.0  # how soon a referee or seat page notices another device's write
+#: while a page shows its position without the figures (being computed), it asks this often:
+#: the figures show a quarter of a second after they are in, not a tick later
+SOON_SECONDS = 0.25
 __all__ = ["GamePage", "TableContext", "page_for", "render_table"]
 
 
@@ -85,11 +89,12 @@ def render_table(public_id: str, key: str | None) -> None:
     page = page_for(snapshot.info.kind)
     _mark(snapshot.seq)
     shown = _drawn(public_id, snapshot.info.kind, snapshot.seq), _new_run()
+    waiting = shown[0][2] is False  # the figures of this position are being computed
     if role.is_viewer:
-        _watch_viewer(public_id, shown)
+        (_watch_soon if waiting else _watch_viewer)(public_id, shown)
         _viewer(ctx, page)
         return
-    _watch_player(public_id, shown)
+    (_watch_soon if waiting else _watch_player)(public_id, shown)
     show_flash()
     show_new_link()
     if role.is_referee:
@@ -186,6 +191,14 @@ def _watch_player(public_id: str, shown: Shown) -> None:
     """Referee and seat pages redraw when someone else writes (another seat's secret choice,
     a second device) or the newest chances are ready. A choice half-made on the old page is
     dropped with it: it was made against old state."""
+    _watch(public_id, shown)
+
+
+@st.fragment(run_every=SOON_SECONDS)
+def _watch_soon(public_id: str, shown: Shown) -> None:
+    """Any page while its position's figures are computed: they show as soon as they are
+    in (a tick asks the service two numbers; the computing takes a tenth of a second to a
+    few), then the page goes back to its usual tick."""
     _watch(public_id, shown)
 
 
