@@ -9,6 +9,7 @@ paper. The rest are the rules that refuse a result, each naming its field.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 from typing import Any
@@ -192,3 +193,106 @@ def test_a_result_of_the_wrong_shape_names_its_fields() -> None:
 def test_a_place_past_the_seats_names_its_field() -> None:
     exc = refusal("rally", {"places": [1, 2, 4]}, seats=3)
     assert exc.code == "input/number" and exc.params["field"] == "places[2]"
+
+
+def derby_tables(players: int) -> set[tuple[int, ...]]:
+    """Every points vector a Derby table of ``players`` can end with, found plainly: for each
+    way the race can end (the cards run out at fence k: 9 - k horses finish and fences 1..k
+    took bets, or the normal end after fence 5: 3 horses), every slot (finishing horse,
+    betting fence) is left empty or takes one counter of one seat, no seat placing more
+    counters than it holds (the rulebook's setup and betting, written apart from the check)."""
+    counters = 5 if players <= 3 else 4
+    pays = {1: 4, 2: 3, 3: 2, 4: 1}
+    endings = [(9 - k, [f for f in pays if f <= k]) for k in range(1, 6)] + [(3, [1, 2, 3, 4])]
+    found: set[tuple[int, ...]] = set()
+    for finished, fences in endings:
+        states = {((0,) * players, (0,) * players)}
+        for fence in fences:
+            for _horse in range(finished):
+                grown = set(states)
+                for points, used in states:
+                    for seat in range(players):
+                        if used[seat] < counters:
+                            p, u = list(points), list(used)
+                            p[seat] += pays[fence]
+                            u[seat] += 1
+                            grown.add((tuple(p), tuple(u)))
+                states = grown
+        found |= {points for points, _ in states}
+    return found
+
+
+def test_derby_table_points_are_refused_exactly_when_no_end_of_the_race_pays_them() -> None:
+    """Derby scoring and betting rules: every pair of points two players could be given is
+    accepted exactly when some end of the race pays it (the plain enumeration above)."""
+    game = games()["derby"]
+    setup = derby_setup(["Aki", "Ben"])
+    form = game.paper_form(setup, True)
+    assert form is not None
+    possible = derby_tables(2)
+    refused = 0
+    for a in range(21):
+        for b in range(21):
+            places = [1, 1] if a == b else ([1, 2] if a > b else [2, 1])
+            result = PaperResult.from_dict({"places": places, "points": [a, b]}, form)
+            try:
+                game.paper_outcome(setup, result, True)
+            except RuleViolation as exc:
+                assert (a, b) not in possible, (a, b)
+                assert exc.code == "derby/paper_points" and exc.params["field"] == "points[1]"
+                refused += 1
+            else:
+                assert (a, b) in possible, (a, b)
+    assert refused > 0  # e.g. 20 and 20: ten counters paying 4 where at most 8 horses run
+
+
+def test_derby_three_players_points_accepted_exactly_as_the_plain_enumeration_says() -> None:
+    """Derby scoring with 5 counters each, all 9,261 points vectors of three players: the
+    check agrees with the plain enumeration."""
+    from aids.games.derby.paper import can_score
+
+    possible = derby_tables(3)
+    grid = itertools.product(range(21), repeat=3)
+    disagree = [p for p in grid if can_score(p, counters=5) != (p in possible)]
+    assert not disagree, disagree[:5]
+    assert 0 < len(possible) < 21**3
+
+
+def test_derby_points_no_end_could_pay_name_the_seat_and_are_told_in_both_languages() -> None:
+    # 20 and 16 can be paid together (the cards run out at fence 2), but not another 20:
+    # ten counters paying 4 where at most 8 horses take one at fence 1
+    exc = refusal("derby", {"places": [1, 3, 1], "points": [20, 16, 20]})
+    assert exc.code == "derby/paper_points" and exc.params["field"] == "points[2]"
+    assert "Chie" in exc.message("en") and "Chie" in exc.message("ja")
+    assert "20" in exc.message("ja") and exc.message("ja") != exc.message("en")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_derby_every_tracked_end_entered_on_paper_is_accepted(seed: int) -> None:
+    """Derby scoring: a race played at random on the engine, its cards declared run out at a
+    random moment (or played to the fifth fence), entered on paper with its points, is taken
+    with the same outcome: the table check never refuses what a table can end with."""
+    rng = random.Random(1000 + seed)
+    game = games()["derby"]
+    setup = derby_setup(NAMES[: rng.randint(2, 5)])
+    state = game.initial_state(setup)
+    stop = rng.choice([None, rng.randint(0, 120)])
+    for step in range(MAX_STEPS):
+        tracked = game.outcome(state)
+        if tracked is not None:
+            break
+        movers = sorted(game.to_move(state), key=str)
+        seats = [m for m in movers if m != REFEREE]
+        actions = [
+            a for m in seats for a in game.legal_actions(state, m) if type(a).__name__ != "Pass"
+        ]
+        if step == stop or not actions:
+            ends = [a for a in game.legal_actions(state, REFEREE)]
+            state = game.apply(state, rng.choice(ends), REFEREE)
+            continue
+        actor = rng.choice(seats)
+        action = rng.choice(list(game.legal_actions(state, actor)))
+        state = game.apply(state, action, actor)
+    assert tracked is not None
+    on_paper = paper_of(game, setup, tracked, scored=True)
+    assert on_paper.ranking == tracked.ranking and on_paper.scores == tracked.scores
