@@ -3,7 +3,8 @@ machines are shared and noisy: compare ratios between runs; the absolute figure 
 target).
 
 - ``targets`` — ``aids bench`` (or ``python -m aids.bench``): the issues' performance targets
-  (replay, record, sheets and packs, the Rally's reach, the chances);
+  (replay, record, sheets and packs, the Rally's reach, the chances, and from the
+  repository a slip photo read);
 - ``crowd`` — ``python -m aids.bench.crowd``: many viewers on one table (docs/crowd.md);
   ``crowd_report``: what a run found, its figures and the table it prints;
 - ``pg`` — ``python -m aids.bench.pg``: the PostgreSQL store and several trackers

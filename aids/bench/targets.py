@@ -341,6 +341,7 @@ def bench_pack(folder: Path) -> dict[str, float]:
 
 
 def run() -> dict[str, dict[str, float]]:
+    """Every target's benchmark, printed; the figures by benchmark."""
     # On the data folder's disk, not a RAM-backed /tmp: fsync must cost what it costs there.
     data_dir().mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=data_dir()) as tmp:
@@ -398,7 +399,22 @@ def run() -> dict[str, dict[str, float]]:
         f"sheet {s['sheet_ms'] / TARGET_SHEET_MS:.2f}, "
         f"reachable {m['query_ms'] / TARGET_REACH_MS:.2f} of the budget"
     )
+    results["scan"] = bench_scan()
     return results
+
+
+def bench_scan(repeat: int = 5) -> dict[str, float]:
+    """A result slip's photo read against its QR code alone (``aids.bench.scan``): from the
+    repository, where the tests' photo generator is; elsewhere the line says so."""
+    import importlib.util
+
+    if importlib.util.find_spec("tests.scan.photos") is None:
+        print("slip photo read: run aids bench from the repository (it uses the tests' photos)")
+        return {}
+    from aids.bench import scan
+
+    rows = scan.run(repeat)
+    return {f"{row['size']}_{k}": float(row[k]) for row in rows for k in ("read_s", "ratio")}
 
 
 if __name__ == "__main__":

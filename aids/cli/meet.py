@@ -22,7 +22,7 @@ from aids.meets.status import Listed
 from aids.registry import open_service
 from aids.tables import load_export
 
-FIELD_KEYS = ("points", "money", "column")  # the numbers a paper result may ask
+FIELD_KEYS = ("points", "money", "prize", "column")  # the numbers a paper result may ask
 MAX_PHOTO = 40 * 1024 * 1024  # bytes: a phone's photo is a few megabytes
 
 
@@ -220,7 +220,8 @@ def _paper_parsers(msub: Any) -> None:
     result.add_argument("paper", help="the paper table's public id")
     result.add_argument("--places", required=True, help="each seat's place, e.g. 2,1,3")
     for key in FIELD_KEYS:
-        result.add_argument(f"--{key}", help=f"each seat's {key}, comma-separated")
+        unit = " (in $K)" if key == "prize" else ""
+        result.add_argument(f"--{key}", help=f"each seat's {key}{unit}, comma-separated")
     result.add_argument("--confirm", action="store_true", help="and confirm it (checked)")
     result.set_defaults(run=_meet_result)
     confirm = msub.add_parser("confirm", help="confirm a paper table's result")

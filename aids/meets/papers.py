@@ -18,7 +18,7 @@ writes them through the store.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -131,11 +131,15 @@ class PaperStatus:
 
 def outcome_of(game: AnyGame, setup: Any, raw: dict[str, Any]) -> Outcome:
     """A stored or submitted result checked by the form its own fields ask (the numbers are
-    there or not) and by the game's rules for results."""
+    there or not; a result stored before a game asked one more number, such as the Grand
+    National's prize money, has the ones asked then) and by the game's rules for results."""
     scored = any(key != "places" for key in raw)
     form = game.paper_form(setup, scored)
     if form is None:
         raise InvalidAction("paper/unsupported")
+    asked = tuple(f for f in form.fields if f.key in raw)
+    if scored and asked and len(asked) < len(form.fields):
+        form = replace(form, fields=asked)
     return game.paper_outcome(setup, PaperResult.from_dict(raw, form), scored)
 
 

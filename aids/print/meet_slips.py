@@ -3,9 +3,11 @@ and a photo of a filled one turned into a proposed result for the organiser to c
 
 The slip of a paper table (``slip_spec``) prints its players, a place for each and, where the
 event counts each game's own score, the game's numbers (``PaperForm``), each with as many
-digits as its largest value (one fewer where a big table's slip would not fit: a larger
-number is then entered by hand); a number that may be below zero gets two digits, and a
-value below zero is entered by hand too.
+digits as its largest value (the first number one fewer where a big table's slip would not
+fit: a larger number is then entered by hand; a later number that does not fit whole, such
+as the Grand National's prize money for five or six stables, is left off the slip, with the
+ones after it, and typed on the page: ``proposal`` flags it as not on the slip); a number
+that may be below zero gets two digits, and a value below zero is entered by hand too.
 
 ``match`` takes a read photo (``aids.scan.read_slip``) to the event's table it belongs to and
 refuses it with a clear message when it is not one of this event's paper tables, when the
@@ -24,13 +26,22 @@ from aids.core.errors import InvalidAction
 from aids.core.i18n import Lang, t
 from aids.meets import MeetInfo
 from aids.meets.papers import PaperStatus
-from aids.print.slip_layout import MAX_DIGITS, NumberField, Shape, SlipSpec, event_tag, fits
+from aids.print.slip_layout import (
+    MAX_DIGITS,
+    MAX_TOTAL_DIGITS,
+    NumberField,
+    Shape,
+    SlipSpec,
+    event_tag,
+    fits,
+)
 from aids.print.slips import slip_check, slips_pdf
 
 if TYPE_CHECKING:  # the reader (OpenCV) is loaded only where a photo is read
     from aids.scan import SlipReading
 
 SIGNED_SLIP_DIGITS = 2  # a number that may be below zero: 0–99 on a slip, below 0 by hand
+OFF_SLIP = "off_slip"  # a flagged field's reason: the slip had no room for it
 
 
 def slip_spec(meet: MeetInfo, status: PaperStatus, lang: Lang) -> SlipSpec:
@@ -38,12 +49,16 @@ def slip_spec(meet: MeetInfo, status: PaperStatus, lang: Lang) -> SlipSpec:
     form = status.form
     seats = form.seats
     fields: list[NumberField] = []
-    for field in form.fields:
-        digits = min(field.digits, MAX_DIGITS)
-        if field.signed:
-            digits = SIGNED_SLIP_DIGITS
-        while digits > 1 and not fits(Shape(len(seats), len(seats), (digits,))):
+    for n, field in enumerate(form.fields):
+        digits = SIGNED_SLIP_DIGITS if field.signed else min(field.digits, MAX_DIGITS)
+
+        def shape(last: int) -> Shape:
+            return Shape(len(seats), len(seats), (*(f.digits for f in fields), last))
+
+        while n == 0 and digits > 1 and not fits(shape(digits)):
             digits -= 1  # a big table: one digit fewer (the page takes a larger number)
+        if sum(shape(digits).digits) > MAX_TOTAL_DIGITS or not fits(shape(digits)):
+            break  # this number and the ones after it are typed on the page
         fields.append(NumberField(t(f"paper.field.{field.key}", lang), digits))
     return SlipSpec(meet.public_id, meet.title, status.public_id, status.title, status.kind,
                     lang, seats, len(seats), tuple(fields))  # fmt: skip
@@ -103,10 +118,14 @@ def proposal(status: PaperStatus, reading: SlipReading, lang: Lang) -> Proposal:
         if place.flagged:
             flagged.append(_named(name, t("paper.field.places", lang), place.status, lang))
         for n, field in enumerate(form.fields):
+            label = t(f"paper.field.{field.key}", lang)
+            if n >= len(reading.shape.digits):  # left off the slip: typed on the page
+                result[field.key].append(None)
+                flagged.append(_named(name, label, OFF_SLIP, lang))
+                continue
             number = reading.reading(seat, n)
             result[field.key].append(number.value)
             if number.flagged:
-                label = t(f"paper.field.{field.key}", lang)
                 flagged.append(_named(name, label, number.status, lang))
     return Proposal(result, tuple(flagged), reading.photo_sha256)
 

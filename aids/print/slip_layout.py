@@ -28,7 +28,7 @@ from aids.core.errors import InvalidAction
 
 mm = 72 / 25.4  # points per millimetre (as reportlab.lib.units.mm)
 PAGE = (148 * mm, 210 * mm)  # A5 portrait, in points
-MAX_PLAYERS, MAX_PLACES, MAX_FIELDS, MAX_TOTAL_DIGITS = 8, 10, 3, 8
+MAX_PLAYERS, MAX_PLACES, MAX_FIELDS, MAX_TOTAL_DIGITS = 8, 10, 3, 10
 MAX_DIGITS = 7  # a number's digits: the Grand National's money in dollars (up to $9,999,999)
 ID_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9_-]{21,63}\Z")  # a public id (tables.keys)
 PREFIX = "aids-slip:1:"

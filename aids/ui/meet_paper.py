@@ -13,6 +13,7 @@ language, naming the field, and changes nothing.
 from __future__ import annotations
 
 import hashlib
+from typing import Literal
 
 import streamlit as st
 
@@ -185,6 +186,9 @@ def _result_form(info: MeetInfo, key: str, status: PaperStatus) -> None:
         st.markdown(f"**{md_text(tr('meet.paper.result'))}**")
         chosen: list[object] = []
         numbers: dict[str, list[object]] = {f.key: [] for f in form.fields}
+        # one number: its name is the box's placeholder; two (money and prize money): each
+        # box keeps its name above it once filled in, on a laptop and stacked on a phone
+        shown: Literal["visible", "collapsed"] = "visible" if len(form.fields) > 1 else "collapsed"
         for seat, name in enumerate(form.seats):
             cols = st.columns([2, 3, *(2 for _ in form.fields)], vertical_alignment="center")
             cols[0].markdown(md_text(name))
@@ -199,7 +203,7 @@ def _result_form(info: MeetInfo, key: str, status: PaperStatus) -> None:
                     t(f"paper.field.{field.key}", current), min_value=field.low,
                     max_value=field.high, step=1,
                     value=before[seat] if seat < len(before) else None,
-                    key=f"{prefix}_{field.key}_{seat}", label_visibility="collapsed",
+                    key=f"{prefix}_{field.key}_{seat}", label_visibility=shown,
                     placeholder=t(f"paper.field.{field.key}", current),
                 ))  # fmt: skip
         confirm = st.checkbox(tr("meet.paper.confirm_now"), value=scanned is not None,

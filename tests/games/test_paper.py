@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from aids.core.errors import AidsError, InvalidAction, RuleViolation
 from aids.games.base import REFEREE, AnyGame, Outcome
+from aids.games.grand_national.data import load as gn_data
 from aids.games.paper import PaperResult, check_places
 from aids.games.rally import engine as rally_engine
 from aids.registry import BUILT_IN
@@ -64,14 +65,25 @@ def places_of(outcome: Outcome, seats: int) -> list[int]:
     return places
 
 
+def prize_money(state: Any, seats: int) -> list[int]:
+    """Each Grand National stable's prize money in $K, from the engine's finishing order."""
+    won = [0] * seats
+    for place, horse in enumerate(state.placed):
+        won[state.owner(horse)] += gn_data().prizes[place] // 1000
+    return won
+
+
 def paper_of(
-    game: AnyGame, setup: Any, outcome: Outcome, scored: bool, places: list[int] | None = None
-) -> Outcome:
+    game: AnyGame, setup: Any, outcome: Outcome, scored: bool, places: list[int] | None = None,
+    state: Any = None,
+) -> Outcome:  # fmt: skip
     form = game.paper_form(setup, scored)
     assert form is not None
     raw: dict[str, Any] = {"places": places or places_of(outcome, len(form.seats))}
     for field in form.fields:
         raw[field.key] = list(outcome.scores)
+        if field.key == "prize":
+            raw[field.key] = prize_money(state, len(form.seats))
     return game.paper_outcome(setup, PaperResult.from_dict(raw, form), scored)
 
 
@@ -95,7 +107,7 @@ def test_a_tracked_result_entered_on_paper_gives_the_same_outcome(kind: str, see
     places = None
     if kind == "rally" and setup.teams:  # each car's own place: the teams' totals follow
         places = places_of(Outcome("", rally_engine.placings(state), ()), len(names))
-    on_paper = paper_of(game, setup, tracked, scored=True, places=places)
+    on_paper = paper_of(game, setup, tracked, scored=True, places=places, state=state)
     assert on_paper.reason == "paper"
     assert on_paper.ranking == tracked.ranking
     assert on_paper.scores == tracked.scores
@@ -151,7 +163,7 @@ def test_derby_points_are_a_sum_its_counters_can_make() -> None:
 
 
 def test_grand_national_money_is_whole_dollars_never_below_nothing() -> None:
-    exc = refusal("gn", {"places": [1, 2], "money": [300000, -5]}, seats=2)
+    exc = refusal("gn", {"places": [1, 2], "money": [300000, -5], "prize": [0, 0]}, seats=2)
     assert exc.code == "input/number" and exc.params["field"] == "money[1]"
 
 
@@ -296,3 +308,125 @@ def test_derby_every_tracked_end_entered_on_paper_is_accepted(seed: int) -> None
     assert tracked is not None
     on_paper = paper_of(game, setup, tracked, scored=True)
     assert on_paper.ranking == tracked.ranking and on_paper.scores == tracked.scores
+
+
+def gn_shares(stables: int) -> set[tuple[int, ...]]:
+    """Every prize money vector ($K) a Grand National table can pay, found plainly: 1st to
+    k-th placed (k = 0..4, fewer than four only when horses ran out), each place's horse
+    owned by one stable (the rulebook's finish and payouts, written apart from the check)."""
+    prizes = [250, 100, 50, 30]
+    found = set()
+    for k in range(5):
+        for owners in itertools.product(range(stables), repeat=k):
+            won = [0] * stables
+            for place, owner in enumerate(owners):
+                won[owner] += prizes[place]
+            found.add(tuple(won))
+    return found
+
+
+@pytest.mark.parametrize("stables", [2, 3])
+def test_grand_national_prize_money_is_taken_exactly_when_the_table_can_pay_it(
+    stables: int,
+) -> None:
+    """Grand National finish and payouts: a table's prize money is taken exactly when some
+    finish pays it (the plain enumeration), here with money enough to hold any prize."""
+    from aids.games.grand_national.paper import check_prizes
+
+    sums = sorted({sum(c) for n in range(5) for c in itertools.combinations([250, 100, 50, 30], n)})
+    values = sums + ([1, 110, 200, 429] if stables == 2 else [])
+    possible = gn_shares(stables)
+    names = NAMES[:stables]
+    for prize in itertools.product(values, repeat=stables):
+        try:
+            check_prizes(prize, [9_000_000] * stables, names)
+        except RuleViolation as exc:
+            assert prize not in possible, prize
+            assert exc.code in ("gn/paper_prize", "gn/paper_prize_order")
+        else:
+            assert prize in possible, prize
+
+
+def gn_refusal(raw: dict[str, Any]) -> AidsError:
+    return refusal("gn", raw, seats=3)
+
+
+def test_grand_national_prizes_each_go_to_one_stable_named_in_both_languages() -> None:
+    """Grand National payouts: the 1st prize ($250K) counted for two stables is refused,
+    naming the second stable's prize."""
+    exc = gn_refusal({"places": [1, 2, 3], "money": [700000, 600000, 90000],
+                      "prize": [250, 250, 0]})  # fmt: skip
+    assert exc.code == "gn/paper_prize" and exc.params["field"] == "prize[1]"
+    assert "Ben" in exc.message("en") and "$250,000" in exc.message("ja")
+
+
+def test_grand_national_prizes_are_paid_from_first_down() -> None:
+    """Grand National payouts: a 3rd prize without a 2nd is refused, naming both."""
+    exc = gn_refusal({"places": [1, 2, 3], "money": [700000, 600000, 90000],
+                      "prize": [250, 50, 0]})  # fmt: skip
+    assert exc.code == "gn/paper_prize_order" and exc.params["field"] == "prize"
+    assert (exc.params["lower"], exc.params["missing"]) == (3, 2)
+
+
+def test_grand_national_money_holds_the_prizes_won() -> None:
+    """Grand National money is conserved: a stable ending with less than the prizes paid to
+    it is refused, naming its money."""
+    exc = gn_refusal({"places": [1, 2, 3], "money": [700000, 600000, 40000],
+                      "prize": [250, 100, 50]})  # fmt: skip
+    assert exc.code == "gn/paper_money_prize" and exc.params["field"] == "money[2]"
+    assert "Chie" in exc.message("ja") and "$40,000" in exc.message("en")
+    game = games()["gn"]
+    setup = game.default_setup(NAMES[:3], "en")
+    form = game.paper_form(setup, True)
+    assert form is not None
+    for held, taken in ((50000, True), (49999, False)):  # all its money may be the prize
+        raw = {"places": [1, 2, 3], "money": [700000, 600000, held], "prize": [250, 100, 50]}
+        try:
+            game.paper_outcome(setup, PaperResult.from_dict(raw, form), True)
+        except RuleViolation:
+            assert not taken
+        else:
+            assert taken
+
+
+def test_a_grand_national_result_stored_before_the_prize_was_asked_is_still_read() -> None:
+    """A result entered with money only (before the prize money was asked) keeps counting,
+    and a new entry must give the prize money."""
+    from aids.meets.papers import outcome_of
+
+    game = games()["gn"]
+    setup = game.default_setup(NAMES[:2], "en")
+    outcome = outcome_of(game, setup, {"places": [2, 1], "money": [200000, 310000]})
+    assert outcome.scores == (200000, 310000)
+    form = game.paper_form(setup, True)
+    assert form is not None
+    with pytest.raises(InvalidAction) as caught:
+        PaperResult.from_dict({"places": [2, 1], "money": [200000, 310000]}, form)
+    assert caught.value.code == "paper/shape" and "prize" in caught.value.params["fields"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_grand_national_tracked_races_entered_on_paper_hold_their_prizes(seed: int) -> None:
+    """Grand National payouts: races played at random on the engine (bets, odds, cards and
+    the referee's other actions) for a while, then ridden to the finish by the chances'
+    model on the engine, entered on paper with their money and each stable's prize money,
+    are taken with the same outcome."""
+    from aids.games.grand_national.chances import GnChances
+
+    rng = random.Random(seed)
+    game = games()["gn"]
+    setup = game.default_setup(NAMES[: rng.randint(2, 5)], "en")
+    state = game.initial_state(setup)
+    for _ in range(rng.randint(0, 120)):
+        if game.outcome(state) is not None:
+            break
+        movers = sorted(game.to_move(state), key=str)
+        actor = rng.choice([m for m in movers if m != REFEREE] or movers)
+        action = rng.choice(list(game.legal_actions(state, actor)))
+        state = game.apply(state, action, actor if actor.kind == "seat" else REFEREE)
+    if game.outcome(state) is None:
+        state = GnChances().play_out(state, rng)
+    tracked = game.outcome(state)
+    assert tracked is not None
+    on_paper = paper_of(game, setup, tracked, scored=True, state=state)
+    assert on_paper.scores == tracked.scores and on_paper.ranking == tracked.ranking

@@ -132,7 +132,8 @@ def test_grand_national_money_counts_net_of_the_start_cash(
     meets.update(meet[0], meet[1], scoring=Scoring("score"))
     paper = add_paper(meets, meet, "gn", ["Aki", "Ben"])
     meets.enter_result(meet[0], meet[1], paper.public_id,
-                       {"places": [2, 1], "money": [200000, 310000]}, expected_seq=0)  # fmt: skip
+                       {"places": [2, 1], "money": [200000, 310000], "prize": [150, 250]},
+                       expected_seq=0)  # fmt: skip
     points = {s.name: s.points for s in meets.standings(meet[0])}
     assert points == {"Ben": 60000, "Aki": -50000}
 

@@ -289,7 +289,9 @@ OTHER_EVENT = "OtHeR0ab3CdEfGhIjKlMnOp"
 
 def specs() -> tuple[SlipSpec, ...]:
     """The slips of the campaign: a six-player Japanese slip with three-digit points, a
-    four-player English one with four-digit money, a seven-player one with two numbers."""
+    four-player English one with four-digit money, a seven-player one with two numbers, and
+    the fullest a slip gets: four Grand National stables' money (7 digits) and prize money
+    (3 digits), two blocks of eleven rows down the page."""
     return (
         SlipSpec(EVENT, "金曜レースナイト", "TaBlE3cdEfGhIjKlMnOpQrSt", "3番テーブル", "derby",
                  "ja", ("あき", "ベン", "ちえ", "だい", "えみ", "ふみ"), 6,
@@ -299,6 +301,9 @@ def specs() -> tuple[SlipSpec, ...]:
         SlipSpec(EVENT, "Friday race night", "TaBlE5cdEfGhIjKlMnOpQrSt", "Table 5", "rally",
                  "en", ("Aki", "Ben", "Chie", "Dai", "Emi", "Fumi", "Gen"), 7,
                  (NumberField("Points", 2), NumberField("Stage wins", 1))),
+        SlipSpec(EVENT, "金曜レースナイト", "TaBlE6cdEfGhIjKlMnOpQrSt", "6番テーブル", "gn", "ja",
+                 ("あき", "ベン", "ちえ", "だい"), 4,
+                 (NumberField("所持金（ドル）", 7), NumberField("賞金（千ドル）", 3))),
     )  # fmt: skip
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from aids.core.errors import AidsError
+from aids.core.i18n import t
 from aids.meets import MeetService, Scoring
 from aids.meets.papers import PaperStatus
 from aids.print.meet_slips import event_slips, match, proposal, slip_spec
@@ -57,7 +58,11 @@ def test_every_games_paper_table_has_a_slip_for_either_rule(meets: MeetService, 
         status = paper(meets, (info.public_id, key), kind, names)
         spec = slip_spec(info, status, "ja")
         assert spec.players == tuple(names) and spec.places == len(names)
-        assert len(spec.fields) == len(status.form.fields)
+        labels = [t(f"paper.field.{f.key}", "ja") for f in status.form.fields]
+        assert [f.label for f in spec.fields] == labels[: len(spec.fields)]
+        # every number fits but the Grand National's prize money for six stables
+        off = ["prize"] if kind == "gn" and scoring.rule == "score" else []
+        assert [f.key for f in status.form.fields[len(spec.fields) :]] == off
     pdf = event_slips(info, meets.papers_of(info.public_id), "en")
     assert pdf.startswith(b"%PDF")
 
@@ -82,6 +87,48 @@ def test_a_slips_photo_proposes_the_marked_result_and_confirming_records_it(
     with pytest.raises(AidsError) as again:  # the same slip once more: confirmed already
         match(info, meets.papers_of(info.public_id), read_slip(jpeg))
     assert again.value.code == "scan/confirmed"
+
+
+def test_a_grand_national_slip_carries_money_and_prize_money_where_they_fit(
+    meets: MeetService,
+) -> None:
+    """Grand National results on paper: with up to four stables the slip has the money (7
+    digits) and the prize money ($K, 3 digits), read back and recorded whole."""
+    info, key = meets.create("Night", "2025-03-07", Scoring("score"))
+    status = paper(meets, (info.public_id, key), "gn", ["Aki", "Ben", "Chie", "Dai"])
+    spec = slip_spec(info, status, "en")
+    assert [(f.label, f.digits) for f in spec.fields] == [("Money ($)", 7),
+                                                          ("Prize money ($K)", 3)]  # fmt: skip
+    money, prize = [612000, 95000, 330500, 158000], [250, 30, 150, 0]
+    jpeg = photo_of(spec, [1, 4, 2, 3], [list(pair) for pair in zip(money, prize, strict=True)])
+    reading = read_slip(jpeg)
+    proposed = proposal(match(info, meets.papers_of(info.public_id), reading), reading, "en")
+    assert proposed.complete
+    assert proposed.result == {"places": [1, 4, 2, 3], "money": money, "prize": prize}
+    done = meets.enter_result(info.public_id, key, status.public_id, proposed.result,
+                              expected_seq=0, photo=proposed.photo_sha256)  # fmt: skip
+    assert done.finished and done.outcome is not None and done.outcome.scores == tuple(money)
+
+
+def test_a_number_the_slip_has_no_room_for_is_flagged_to_type_never_guessed(
+    meets: MeetService,
+) -> None:
+    """Six Grand National stables: the money fits in six digits, the prize money does not
+    fit at all, so every stable's prize is flagged "not on the slip" and left empty."""
+    info, key = meets.create("Night", "2025-03-07", Scoring("score"))
+    names = ["Aki", "Ben", "Chie", "Dai", "Emi", "Fumi"]
+    status = paper(meets, (info.public_id, key), "gn", names)
+    spec = slip_spec(info, status, "ja")
+    assert [f.digits for f in spec.fields] == [6]
+    money = [[410000], [90000], [120000], [505000], [70000], [33000]]
+    reading = read_slip(photo_of(spec, [3, 4, 2, 1, 5, 6], money, seed=3))
+    proposed = proposal(match(info, meets.papers_of(info.public_id), reading), reading, "ja")
+    assert proposed.result["money"] == [m[0] for m in money]
+    assert proposed.result["prize"] == [None] * 6
+    why = "結果票に欄がありません：入力してください"
+    assert proposed.flagged == tuple(
+        t("scan.flag", "ja", name=n, field="賞金（千ドル）", why=why) for n in names
+    )
 
 
 def test_a_flagged_field_is_left_empty_and_named(meets: MeetService) -> None:

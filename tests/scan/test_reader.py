@@ -197,3 +197,17 @@ def test_a_slip_photographed_upside_down_or_sideways_reads_the_same(turn: int) -
     size = SMALL if turn == cv2.ROTATE_180 else (SMALL[1], SMALL[0])
     reading = read_slip(photograph(cv2.rotate(image, turn), size, rng), expected_event=EVENT)
     assert {(f.player, f.field): (f.status, f.value) for f in reading.fields} == truth
+
+
+def test_a_far_corner_lost_at_first_is_sought_again_where_the_others_place_it() -> None:
+    """A slip photographed at a slant (turned 23°, dim, blurred 1 px, 900 × 1200): its far
+    top-left marker is too small for the first look, which finds three; the second look, on
+    the enlarged part of the photo where the three place it, finds the fourth, and every
+    field reads as filled."""
+    from aids.scan.reader import _shrunk, find_markers
+
+    shot = photo(specs()[1], 89, size=(900, 1200))
+    gray = cv2.cvtColor(cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), 1), cv2.COLOR_BGR2GRAY)
+    assert sorted(find_markers(*_shrunk(gray))) == [1, 2, 3]
+    reading = read_slip(shot.jpeg, expected_event=EVENT)
+    assert all((f.status, f.value) == shot.truth[(f.player, f.field)] for f in reading.fields)
