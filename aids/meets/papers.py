@@ -138,8 +138,8 @@ def outcome_of(game: AnyGame, setup: Any, raw: dict[str, Any]) -> Outcome:
     if form is None:
         raise InvalidAction("paper/unsupported")
     asked = tuple(f for f in form.fields if f.key in raw)
-    if scored and asked and len(asked) < len(form.fields):
-        form = replace(form, fields=asked)
+    if scored and asked and asked == form.fields[: len(asked)] and len(asked) < len(form.fields):
+        form = replace(form, fields=asked)  # the first numbers, as asked before (never others)
     return game.paper_outcome(setup, PaperResult.from_dict(raw, form), scored)
 
 

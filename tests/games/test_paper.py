@@ -403,6 +403,9 @@ def test_a_grand_national_result_stored_before_the_prize_was_asked_is_still_read
     with pytest.raises(InvalidAction) as caught:
         PaperResult.from_dict({"places": [2, 1], "money": [200000, 310000]}, form)
     assert caught.value.code == "paper/shape" and "prize" in caught.value.params["fields"]
+    with pytest.raises(InvalidAction) as prize_only:  # never the later number alone
+        outcome_of(game, setup, {"places": [1, 2], "prize": [430, 0]})
+    assert prize_only.value.code == "paper/shape"
 
 
 @pytest.mark.parametrize("seed", range(20))
