@@ -223,9 +223,7 @@ def look_again(
     full photo cut out with a margin of a marker's side and enlarged (a far corner of a slip
     photographed at a slant is small, and the first look lost it on the smaller copy).
     The markers found, with the fourth if this look finds it."""
-    known = [m for m in frame.markers if m.id in found]
-    slip = np.array([c for m in known for c in m.corners()], dtype=np.float64)
-    h, _ = cv2.findHomography(slip, np.concatenate([found[m.id] for m in known]), 0)
+    h = _fit_found(frame, found)
     lost = next(m for m in frame.markers if m.id not in found)
     if h is None:
         return found
@@ -265,6 +263,17 @@ def homography(frame: Layout, found: dict[int, npt.NDArray[np.float64]]) -> npt.
     return h
 
 
+def _fit_found(
+    frame: Layout, found: dict[int, npt.NDArray[np.float64]]
+) -> npt.NDArray[np.float64] | None:
+    """Slip points → photo pixels fitted to the corners of the markers found (None if
+    OpenCV finds no fit)."""
+    known = [m for m in frame.markers if m.id in found]
+    slip = np.array([c for m in known for c in m.corners()], dtype=np.float64)
+    h, _ = cv2.findHomography(slip, np.concatenate([found[m.id] for m in known]), 0)
+    return None if h is None else np.asarray(h, dtype=np.float64)
+
+
 def _in_frame(
     frame: Layout, found: dict[int, npt.NDArray[np.float64]], shape: tuple[int, ...]
 ) -> bool:
@@ -272,10 +281,7 @@ def _in_frame(
     slip: then they are there but unreadable (blur, glare), not outside the picture."""
     if not found:
         return False
-    known = [m for m in frame.markers if m.id in found]
-    slip = np.array([c for m in known for c in m.corners()], dtype=np.float64)
-    photo = np.concatenate([found[m.id] for m in known])
-    h, _ = cv2.findHomography(slip, photo, 0)
+    h = _fit_found(frame, found)
     if h is None:
         return False
     lost = np.array([[c for m in frame.markers if m.id not in found for c in m.corners()]])
