@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -228,7 +229,11 @@ def test_record_refuses_a_missing_doubled_or_empty_key(night: Night) -> None:
             stdin=line)  # fmt: skip
     refuses(night, "input/file", "record", night.pid, "-", "--key-file",
             str(night.tmp / "none.key"), stdin=line)  # fmt: skip
-    refuses(night, "input/too_big", "record", night.pid, "-", "--key-file", "/dev/zero",
+    refuses(night, "input/not_file", "record", night.pid, "-", "--key-file", "/dev/zero",
+            stdin=line)  # fmt: skip
+    big = night.tmp / "big.key"
+    big.write_bytes(b"k" * 100_000)
+    refuses(night, "input/too_big", "record", night.pid, "-", "--key-file", str(big),
             stdin=line)  # fmt: skip
     refuses(night, "table/forbidden", "record", night.pid, "-", stdin=line, AIDS_KEY="guess")
 
@@ -329,3 +334,59 @@ def _holds(pid: int, path: Path) -> bool:
         except OSError:
             continue
     return False
+
+
+# --- the command's files: only regular files read; a private mode only on a file of ours -------
+# (issue 26 §3)
+
+ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="a device node and another owner's "
+                               "file can only be made as root")  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["meet scan", "meet import", "import"])
+def test_a_fifo_given_as_an_input_file_is_refused_at_once(night: Night, command: str) -> None:
+    fifo = night.tmp / "photo.jpg"
+    os.mkfifo(fifo)
+    args = command.split() + ([night.meet] if command == "meet scan" else []) + [str(fifo)]
+    started = time.monotonic()
+    refused = refuses(night, "input/not_file", *args)
+    assert time.monotonic() - started < 30  # it used to wait for a writer forever
+    assert str(fifo) in refused.stderr
+
+
+def test_a_device_given_as_an_input_file_is_refused_unread(night: Night) -> None:
+    refuses(night, "input/not_file", "import", "/dev/zero")
+    refuses(night, "input/not_file", "meet", "scan", night.meet, "/dev/urandom")
+    refuses(night, "input/file", "meet", "import", str(night.tmp))  # a folder: "Is a directory"
+
+
+@ROOT_ONLY
+def test_a_private_export_to_a_device_leaves_the_devices_mode_alone(night: Night) -> None:
+    null = night.tmp / "null"  # a node of the machine's /dev/null (1, 3), not the real one
+    os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    os.chmod(null, 0o666)
+    exported = run("export", night.pid, "-o", str(null), db=night.db)
+    assert exported.returncode == 0, exported.stderr
+    assert stat.S_IMODE(os.stat(null).st_mode) == 0o666  # it was made 0600 before
+
+
+@ROOT_ONLY
+def test_a_private_export_onto_another_users_file_is_refused_untouched(night: Night) -> None:
+    theirs = night.tmp / "theirs.json"
+    theirs.write_text("their notes\n")
+    os.chmod(theirs, 0o644)
+    os.chown(theirs, 65534, 65534)
+    refuses(night, "output/not_yours", "export", night.pid, "-o", str(theirs))
+    assert theirs.read_text() == "their notes\n"
+    assert stat.S_IMODE(os.stat(theirs).st_mode) == 0o644
+
+
+def test_a_private_export_makes_a_new_or_own_file_0600(night: Night) -> None:
+    mine = night.tmp / "mine.json"
+    mine.write_text("x" * 100_000)
+    os.chmod(mine, 0o644)
+    for path in (mine, night.tmp / "new.json"):
+        exported = run("export", night.pid, "-o", str(path), db=night.db)
+        assert exported.returncode == 0, exported.stderr
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+        assert json.loads(path.read_text())["table"]["title"] == "Derby"  # truncated first

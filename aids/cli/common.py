@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -83,15 +84,24 @@ def os_reason(exc: OSError) -> str:
 
 def write_output(path: Path, data: bytes, *, private: bool = False) -> None:
     """Write ``data`` to ``path``. A ``private`` file holds what only the host may read (a
-    complete backup: key hashes, sealed choices, seeds; a sheet with live seat links): it is
-    made readable by this user alone (0600), as the data file is, before a byte is in it."""
+    complete backup: key hashes, sealed choices, seeds; a sheet with live seat links): a
+    regular file this user creates or owns is made readable by this user alone (0600, as the
+    data file is) before a byte is in it. A device or a pipe (``/dev/null``, ``/dev/stdout``)
+    is written as it is, its mode untouched (it is the machine's, not ours); a regular file
+    of another user is refused (``output/not_yours``) before anything is changed in it."""
     try:
         if not private:
             path.write_bytes(data)
             return
-        fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "wb") as out:
-            os.fchmod(out.fileno(), 0o600)  # a file that was there keeps no wider mode
+            found = os.fstat(fd)
+            if stat.S_ISREG(found.st_mode):
+                if found.st_uid != os.geteuid():
+                    raise InvalidAction("output/not_yours", path=str(path))
+                os.fchmod(fd, 0o600)  # a file that was there keeps no wider mode
+                os.ftruncate(fd, 0)
+            os.set_blocking(fd, True)
             out.write(data)
     except OSError as exc:
         raise InvalidAction("output/file", path=str(path), detail=os_reason(exc)) from None

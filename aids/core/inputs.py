@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import json
+import os
 import re
+import stat
 import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -103,7 +105,7 @@ def unique(names: Iterable[str], field: str) -> None:
         seen[key] = name
 
 
-def whole_number(raw: object, field: str, *, low: int, high: int) -> int:
+def whole_number(raw: object, field: object, *, low: int, high: int) -> int:
     """An int, or a string of ASCII digits, within ``low..high`` (``６`` or ``٣`` are refused).
 
     >>> whole_number("12", "port", low=1, high=65535)
@@ -163,9 +165,18 @@ def listen_address(raw: object, field: str) -> str:
 
 
 def read_file(path: Path, field: str, *, max_bytes: int = MAX_JSON_BYTES) -> bytes:
-    """A file's bytes, at most ``max_bytes`` (``/dev/zero`` is refused, not read forever)."""
+    """A regular file's bytes, at most ``max_bytes``. Anything else (a FIFO, a device such as
+    ``/dev/zero``, a folder) is refused as ``input/not_file`` without a byte read: opened
+    without waiting for a writer, so a FIFO can never hang the command."""
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise InvalidAction("input/file", field=field, path=str(path), detail=_why(exc)) from None
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise InvalidAction("input/not_file", field=field, path=str(path))
+            os.set_blocking(fd, True)
             data = fh.read(max_bytes + 1)
     except OSError as exc:
         raise InvalidAction("input/file", field=field, path=str(path), detail=_why(exc)) from None
