@@ -6,8 +6,9 @@ money) and turns a checked ``PaperResult`` into the same
 ``Outcome`` a tracked table of that game ends with (``Game.paper_outcome``). The checks here
 are the ones every game shares: places are standard competition ranks (1, 2, 2, 4: two seats
 sharing 2nd leave no 3rd), a shared place only where the game allows one, and each number
-within its field's bounds. Each error names the field (``places[2]``, ``points[0]``) in the
-user's language, and a refused result changes nothing.
+within its field's bounds. Each error names the player, their seat counted from 1 and the
+field in the user's language ("Chie's points (seat 3)": a ``SeatField``), never a raw key, and
+a refused result changes nothing.
 
 >>> form = PaperForm("heat", ("Aki", "Ben", "Chie"), True, (PaperField("points", 0, 20),))
 >>> result = PaperResult.from_dict({"places": [1, 3, 1], "points": [9, 2, 9]}, form)
@@ -26,8 +27,59 @@ from typing import Any
 
 from aids.core import inputs
 from aids.core.errors import InvalidAction, RuleViolation
+from aids.core.i18n import t
 
 MAX_DIGITS = 7  # the longest number a result asks (the Grand National's money, in dollars)
+FIELD_KEYS = ("points", "money", "prize", "column")  # every number a game's result may ask
+
+
+@dataclass(frozen=True, slots=True)
+class FieldName:
+    """A result's field as a message names it, in the reader's language ("points")."""
+
+    key: str
+
+    def localized(self, lang: str) -> str:
+        return t(f"paper.noun.{self.key}", lang)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+@dataclass(frozen=True, slots=True)
+class SeatField:
+    """One seat's entry of a result's field as a message names it: the player, their seat
+    counted from 1 and the field ("Chie's points (seat 3)"). ``str`` gives the entry's key
+    (``points[2]``, seat counted from 0) for logs and tests.
+
+    >>> SeatField("points", 2, "Chie").localized("en"), str(SeatField("points", 2, "Chie"))
+    ("Chie's points (seat 3)", 'points[2]')
+    """
+
+    key: str
+    seat: int  # counted from 0, as inside the program
+    name: str
+
+    def localized(self, lang: str) -> str:
+        field = t(f"paper.noun.{self.key}", lang)
+        return t("paper.seat_field", lang, name=self.name, seat=self.seat + 1, field=field)
+
+    def __str__(self) -> str:
+        return f"{self.key}[{self.seat}]"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatNames:
+    """Several seats as a message names them: "Aki (seat 1) and Ben (seat 2)"."""
+
+    seats: tuple[tuple[int, str], ...]  # (seat counted from 0, name)
+
+    def localized(self, lang: str) -> str:
+        named = [t("paper.seat_named", lang, name=n, seat=s + 1) for s, n in self.seats]
+        if len(named) < 2:
+            return "".join(named)
+        return t("paper.and", lang, first=t("meet.list_sep", lang).join(named[:-1]),
+                 last=named[-1])  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,23 +135,34 @@ class PaperResult:
         value checked: ``paper/shape`` for a result that is not one list per field with one
         entry per seat; ``input/number`` naming ``places[i]`` or ``<field>[i]``; the places
         by ``check_places``."""
-        keys = {"places", *(f.key for f in form.fields)}
-        if not isinstance(raw, dict) or set(raw) != keys:
-            raise InvalidAction("paper/shape", fields=", ".join(sorted(keys)))
+        keys = ("places", *(f.key for f in form.fields))
         n = len(form.seats)
+        if not isinstance(raw, dict):
+            raise InvalidAction("paper/shape", fields=", ".join(keys))
+        extra = next((k for k in raw if k not in keys), None)
+        if extra is not None:
+            known = isinstance(extra, str) and extra in FIELD_KEYS
+            if not known:
+                raise InvalidAction("paper/shape", fields=", ".join(keys))
+            raise InvalidAction("paper/not_asked", field=FieldName(extra))
         for key in keys:
-            if not isinstance(raw[key], list | tuple) or len(raw[key]) != n:
-                raise InvalidAction("paper/shape", fields=", ".join(sorted(keys)))
+            if key not in raw:
+                raise InvalidAction("paper/missing", field=FieldName(key), seats=n)
+            if not isinstance(raw[key], list | tuple):
+                raise InvalidAction("paper/shape", fields=", ".join(keys))
+            if len(raw[key]) != n:
+                raise InvalidAction("paper/count", field=FieldName(key), given=len(raw[key]),
+                                    seats=n)  # fmt: skip
         places = tuple(
-            inputs.whole_number(p, f"places[{i}]", low=1, high=n)
+            inputs.whole_number(p, SeatField("places", i, form.seats[i]), low=1, high=n)
             for i, p in enumerate(raw["places"])
         )
-        check_places(places, ties=form.ties)
+        check_places(places, ties=form.ties, names=form.seats)
         values = tuple(
             (
                 f.key,
                 tuple(
-                    _number(v, f"{f.key}[{i}]", low=f.low, high=f.high)
+                    _number(v, SeatField(f.key, i, form.seats[i]), low=f.low, high=f.high)
                     for i, v in enumerate(raw[f.key])
                 ),
             )
@@ -108,7 +171,7 @@ class PaperResult:
         return cls(places, values)
 
 
-def _number(raw: object, field: str, *, low: int, high: int) -> int:
+def _number(raw: object, field: SeatField, *, low: int, high: int) -> int:
     """A whole number ``low..high``: an int, or ASCII digits (led by ``-`` when negative)."""
     negative = isinstance(raw, str) and raw.startswith("-")
     body = raw[1:] if isinstance(raw, str) and negative else raw
@@ -125,11 +188,11 @@ def _number(raw: object, field: str, *, low: int, high: int) -> int:
     return value
 
 
-def check_places(places: Sequence[int], *, ties: bool) -> None:
+def check_places(places: Sequence[int], *, ties: bool, names: Sequence[str] | None = None) -> None:
     """Places as standard competition ranks: a seat's place is one more than the seats
     placed above it (1, 2, 2, 4 — never 1, 2, 2, 3, nor a 2nd without a 1st). Refused:
-    ``paper/tie`` for a shared place where the game has none, ``paper/places`` naming the
-    first place that does not follow.
+    ``paper/tie`` for a shared place where the game has none (naming the seats, by
+    ``names`` where given), ``paper/places`` naming the first place that does not follow.
 
     >>> check_places([1, 2, 2, 4], ties=True)
     >>> check_places([1, 2, 2, 3], ties=True)
@@ -141,7 +204,9 @@ def check_places(places: Sequence[int], *, ties: bool) -> None:
     if not ties:
         shared = next((p for p in sorted(counts) if counts[p] > 1), None)
         if shared is not None:
-            raise RuleViolation("paper/tie", place=shared)
+            who = names or [str(s + 1) for s in range(len(places))]
+            seats = SeatNames(tuple((s, who[s]) for s, p in enumerate(places) if p == shared))
+            raise RuleViolation("paper/tie", place=shared, seats=seats)
     above = 0
     for place in sorted(counts):
         if place != above + 1:
@@ -171,4 +236,5 @@ def places_follow(
     for seat, (got, expected) in enumerate(zip(places, want, strict=True)):
         if got != expected:
             raise RuleViolation("paper/places_follow", seat=seat + 1, name=names[seat],
-                                place=got, expected=expected, field=field)  # fmt: skip
+                                place=got, expected=expected,
+                                field=FieldName(field))  # fmt: skip

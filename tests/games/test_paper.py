@@ -158,13 +158,13 @@ def test_derby_places_must_be_the_ones_the_points_give() -> None:
 def test_derby_points_are_a_sum_its_counters_can_make() -> None:
     # three players hold 5 counters each: at most 5 × 4 = 20 points
     exc = refusal("derby", {"places": [1, 2, 3], "points": [21, 9, 0]})
-    assert isinstance(exc, InvalidAction) and exc.params["field"] == "points[0]"
+    assert isinstance(exc, InvalidAction) and str(exc.params["field"]) == "points[0]"
     assert exc.params["high"] == 20
 
 
 def test_grand_national_money_is_whole_dollars_never_below_nothing() -> None:
     exc = refusal("gn", {"places": [1, 2], "money": [300000, -5], "prize": [0, 0]}, seats=2)
-    assert exc.code == "input/number" and exc.params["field"] == "money[1]"
+    assert exc.code == "input/number" and str(exc.params["field"]) == "money[1]"
 
 
 def test_an_ekiden_standing_is_never_shared() -> None:
@@ -174,7 +174,7 @@ def test_an_ekiden_standing_is_never_shared() -> None:
 
 def test_an_ekiden_team_farther_on_the_road_never_stands_behind() -> None:
     exc = refusal("ekiden", {"places": [1, 2, 3], "column": [9, 12, 4]})
-    assert exc.code == "paper/places_follow" and exc.params["field"] == "column"
+    assert exc.code == "paper/places_follow" and str(exc.params["field"]) == "column"
 
 
 def test_an_ekiden_column_behind_the_start_is_below_zero() -> None:
@@ -195,16 +195,44 @@ def test_a_rally_result_asks_places_only_and_scores_them() -> None:
     assert outcome.scores == (8, 15, 15, 5)  # tied cars take the better place's points
 
 
-def test_a_result_of_the_wrong_shape_names_its_fields() -> None:
-    exc = refusal("derby", {"places": [1, 2, 3]})
-    assert exc.code == "paper/shape" and exc.params["fields"] == "places, points"
-    exc = refusal("derby", {"places": [1, 2], "points": [1, 2, 3]})
-    assert exc.code == "paper/shape"
+def test_a_result_of_the_wrong_shape_says_which_field_and_how_many() -> None:
+    """Issue 26 §6: ``paper/shape`` and its kin say which field, how many entries were given
+    and expected, or that the field is not asked under this rule."""
+    missing = refusal("derby", {"places": [1, 2, 3]})
+    assert missing.code == "paper/missing" and str(missing.params["field"]) == "points"
+    assert missing.message("en") == "The result has no points: give one per seat (3 seats)."
+    count = refusal("derby", {"places": [1, 2], "points": [1, 2, 3]})
+    assert count.code == "paper/count" and (count.params["given"], count.params["seats"]) == (2, 3)
+    assert "The places give 2 entries, but this table has 3 seats" in count.message("en")
+    assert "順位が2個ありますが、この卓は3席です" in count.message("ja")
+    placing = games()["derby"].paper_form(games()["derby"].default_setup(NAMES, "en"), False)
+    assert placing is not None
+    with pytest.raises(InvalidAction) as extra:
+        PaperResult.from_dict({"places": [1, 2, 3], "points": [9, 4, 0]}, placing)
+    assert extra.value.code == "paper/not_asked"
+    assert extra.value.message("en").startswith("The points are not asked under this event's rule")
+    assert refusal("derby", "1,2,3").code == "paper/shape"
+
+
+def test_a_refused_number_names_the_player_and_the_seat_from_one() -> None:
+    """Issue 26 §6: never a raw key (``points[2]``) in a message, in either language."""
+    exc = refusal("derby", {"places": [1, 2, 3], "points": [9, 4, 99]})
+    assert exc.code == "input/number"
+    assert "Chie's points (seat 3)" in exc.message("en") and "points[" not in exc.message("en")
+    assert "Chie（3番目の席）の得点" in exc.message("ja")
+
+
+def test_an_ekiden_tie_names_the_seats_that_share_the_place() -> None:
+    """Issue 26 §6: the Ekiden has no shared standing; the refusal names who shares one."""
+    exc = refusal("ekiden", {"places": [1, 2, 2]}, scored=False)
+    assert exc.code == "paper/tie"
+    assert exc.message("en").startswith("Ben (seat 2) and Chie (seat 3) share place 2")
+    assert exc.message("ja").startswith("Ben（2番目の席）とChie（3番目の席）が2位に並んで")
 
 
 def test_a_place_past_the_seats_names_its_field() -> None:
     exc = refusal("rally", {"places": [1, 2, 4]}, seats=3)
-    assert exc.code == "input/number" and exc.params["field"] == "places[2]"
+    assert exc.code == "input/number" and str(exc.params["field"]) == "places[2]"
 
 
 def derby_tables(players: int) -> set[tuple[int, ...]]:
@@ -251,7 +279,7 @@ def test_derby_table_points_are_refused_exactly_when_no_end_of_the_race_pays_the
                 game.paper_outcome(setup, result, True)
             except RuleViolation as exc:
                 assert (a, b) not in possible, (a, b)
-                assert exc.code == "derby/paper_points" and exc.params["field"] == "points[1]"
+                assert exc.code == "derby/paper_points" and str(exc.params["field"]) == "points[1]"
                 refused += 1
             else:
                 assert (a, b) in possible, (a, b)
@@ -274,7 +302,7 @@ def test_derby_points_no_end_could_pay_name_the_seat_and_are_told_in_both_langua
     # 20 and 16 can be paid together (the cards run out at fence 2), but not another 20:
     # ten counters paying 4 where at most 8 horses take one at fence 1
     exc = refusal("derby", {"places": [1, 3, 1], "points": [20, 16, 20]})
-    assert exc.code == "derby/paper_points" and exc.params["field"] == "points[2]"
+    assert exc.code == "derby/paper_points" and str(exc.params["field"]) == "points[2]"
     assert "Chie" in exc.message("en") and "Chie" in exc.message("ja")
     assert "20" in exc.message("ja") and exc.message("ja") != exc.message("en")
 
@@ -356,7 +384,7 @@ def test_grand_national_prizes_each_go_to_one_stable_named_in_both_languages() -
     naming the second stable's prize."""
     exc = gn_refusal({"places": [1, 2, 3], "money": [700000, 600000, 90000],
                       "prize": [250, 250, 0]})  # fmt: skip
-    assert exc.code == "gn/paper_prize" and exc.params["field"] == "prize[1]"
+    assert exc.code == "gn/paper_prize" and str(exc.params["field"]) == "prize[1]"
     assert "Ben" in exc.message("en") and "$250,000" in exc.message("ja")
 
 
@@ -373,7 +401,7 @@ def test_grand_national_money_holds_the_prizes_won() -> None:
     it is refused, naming its money."""
     exc = gn_refusal({"places": [1, 2, 3], "money": [700000, 600000, 40000],
                       "prize": [250, 100, 50]})  # fmt: skip
-    assert exc.code == "gn/paper_money_prize" and exc.params["field"] == "money[2]"
+    assert exc.code == "gn/paper_money_prize" and str(exc.params["field"]) == "money[2]"
     assert "Chie" in exc.message("ja") and "$40,000" in exc.message("en")
     game = games()["gn"]
     setup = game.default_setup(NAMES[:3], "en")
@@ -402,10 +430,10 @@ def test_a_grand_national_result_stored_before_the_prize_was_asked_is_still_read
     assert form is not None
     with pytest.raises(InvalidAction) as caught:
         PaperResult.from_dict({"places": [2, 1], "money": [200000, 310000]}, form)
-    assert caught.value.code == "paper/shape" and "prize" in caught.value.params["fields"]
+    assert caught.value.code == "paper/missing" and str(caught.value.params["field"]) == "prize"
     with pytest.raises(InvalidAction) as prize_only:  # never the later number alone
         outcome_of(game, setup, {"places": [1, 2], "prize": [430, 0]})
-    assert prize_only.value.code == "paper/shape"
+    assert prize_only.value.code == "paper/missing"
 
 
 @pytest.mark.parametrize("seed", range(20))

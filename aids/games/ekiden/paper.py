@@ -21,7 +21,7 @@ import itertools
 from aids.core.errors import RuleViolation
 from aids.games.base import Outcome
 from aids.games.ekiden.model import EkidenSetup
-from aids.games.paper import PaperField, PaperForm, PaperResult, ranking_of
+from aids.games.paper import FieldName, PaperField, PaperForm, PaperResult, ranking_of
 
 MOST_COLUMNS = 99  # far past the printed road (13 columns each side of the start)
 
@@ -42,5 +42,6 @@ def paper_outcome(setup: EkidenSetup, result: PaperResult, scored: bool) -> Outc
         if columns[b[0]] > columns[a[0]]:
             raise RuleViolation("paper/places_follow", seat=b[0] + 1,
                                 name=setup.teams[b[0]].name, place=result.places[b[0]],
-                                expected=result.places[a[0]], field="column")  # fmt: skip
+                                expected=result.places[a[0]],
+                                field=FieldName("column"))  # fmt: skip
     return Outcome("paper", ranking, columns)
