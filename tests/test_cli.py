@@ -449,3 +449,19 @@ def test_aids_report_writes_a_tables_report_and_needs_the_table(tmp_path: Path) 
     assert "Post-game report" in text and "not over yet" in text
     refused = aids("--lang", "en", "report", "derby", "--out", str(tmp_path), db=db, check=False)
     assert refused.returncode == 2 and "report/needs_table" in refused.stderr
+
+
+def test_the_tracker_refuses_an_upload_larger_than_the_slip_reader_takes() -> None:
+    """Issue 26 §3: Streamlit's upload limit (200 MB by default) is the reader's, both when
+    started by ``aids serve`` and by ``streamlit run`` from the checkout, so a bigger upload
+    is refused while it streams, not read into memory first."""
+    import tomllib
+
+    from aids.cli import streamlit_command
+    from aids.core.inputs import MAX_PHOTO_BYTES, MAX_PHOTO_MB
+
+    command = streamlit_command(8501, "0.0.0.0")
+    assert command[command.index("--server.maxUploadSize") + 1] == str(MAX_PHOTO_MB)
+    with open(ROOT / ".streamlit" / "config.toml", "rb") as fh:
+        assert tomllib.load(fh)["server"]["maxUploadSize"] == MAX_PHOTO_MB
+    assert MAX_PHOTO_BYTES == MAX_PHOTO_MB * 1024 * 1024

@@ -199,16 +199,24 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     print(f"Data:    {shown(where)}", flush=True)
     _write_tracker_file(port, address)
     env = dict(os.environ, AIDS_PORT=str(port))  # the page's QR codes use the port served
-    command = [
+    command = streamlit_command(port, address)
+    os.execve(sys.executable, command, env)
+    return 0  # not reached
+
+
+def streamlit_command(port: int, address: str) -> list[str]:
+    """The command line ``aids serve`` becomes: Streamlit on the tracker's entry, with the
+    settings of ``.streamlit/config.toml`` that matter when it is started from elsewhere."""
+    return [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
         "--server.port", str(port),
         "--server.address", address,
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
         "--runner.postScriptGC", "false",  # as .streamlit/config.toml (docs/crowd.md)
+        # what the slip reader accepts: a bigger upload is refused before it is in memory
+        "--server.maxUploadSize", str(inputs.MAX_PHOTO_MB),
     ]  # fmt: skip
-    os.execve(sys.executable, command, env)
-    return 0  # not reached
 
 
 def _write_tracker_file(port: int, address: str) -> None:

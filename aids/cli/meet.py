@@ -23,7 +23,6 @@ from aids.registry import open_service
 from aids.tables import load_export
 
 FIELD_KEYS = ("points", "money", "prize", "column")  # the numbers a paper result may ask
-MAX_PHOTO = 40 * 1024 * 1024  # bytes: a phone's photo is a few megabytes
 
 
 def meet_parser(sub: Any) -> None:
@@ -42,7 +41,12 @@ def meet_parser(sub: Any) -> None:
     lst.set_defaults(run=_meet_list)
     for name, help_text, run in (
         ("add", "put a table (its public id: the host needs no key) in the event", _meet_add),
-        ("remove", "take a table out of the event (the table stays)", _meet_remove),
+        (
+            "remove",
+            "take a table out of the event (the table stays); a paper table is"
+            " removed with its result",
+            _meet_remove,
+        ),
     ):
         cmd = msub.add_parser(name, help=help_text)
         cmd.add_argument("meet", help="the event's public id")
@@ -111,9 +115,14 @@ def _meet_list(args: argparse.Namespace, lang: str) -> int:
     if not listed:
         print(t("meet.cli.none", lang))
     for info in listed:
-        count = len(service.members(info.public_id))
+        count = _count(service, info.public_id)
         print(f"{info.public_id}\t{info.date}\t{info.title}\t{t('meet.cli.tables', lang, n=count)}")
     return 0
+
+
+def _count(service: MeetService, public_id: str) -> int:
+    """The event's tables: tracked and played on paper."""
+    return len(service.members(public_id)) + len(service.papers_of(public_id))
 
 
 def _meet_add(args: argparse.Namespace, lang: str) -> int:
@@ -123,7 +132,14 @@ def _meet_add(args: argparse.Namespace, lang: str) -> int:
 
 
 def _meet_remove(args: argparse.Namespace, lang: str) -> int:
-    _meets().remove_table(args.meet, None, args.table, host=True)
+    """A tracked table leaves the event (and stays as a table); a paper table of the event
+    is removed with its result log."""
+    service = _meets()
+    if any(p.public_id == args.table for p in service.papers_of(args.meet)):
+        service.remove_paper(args.meet, None, args.table, host=True)
+        print(t("meet.cli.paper_removed", lang))
+        return 0
+    service.remove_table(args.meet, None, args.table, host=True)
     print(t("meet.cli.removed", lang))
     return 0
 
@@ -149,6 +165,13 @@ def _meet_show(args: argparse.Namespace, lang: str) -> int:
     for n, status in enumerate(listed, start=1):
         game = t(f"{status.kind}.name", lang)
         print(f"{n}\t{status.public_id}\t{game}\t{status.title}\t{status.line(lang)}")
+    looks = [p for p in papers if p.problem is not None]
+    if looks:
+        print()
+        print(t("meet.paper.look_rule", lang))
+        for paper in looks:
+            print(f"{paper.public_id}\t{paper.look(lang)}")
+        print(t("meet.cli.look_fix", lang))
     return 0
 
 
@@ -303,7 +326,7 @@ def _meet_scan(args: argparse.Namespace, lang: str) -> int:
     info = service.info(args.meet)
     read = []
     for path in args.photos:
-        data = inputs.read_file(path, "PHOTO", max_bytes=MAX_PHOTO)
+        data = inputs.read_file(path, "PHOTO", max_bytes=inputs.MAX_PHOTO_BYTES)
         reading = read_slip(data)
         status = match(info, service.papers_of(args.meet), reading)
         read.append((path, status, proposal(status, reading, lang)))  # type: ignore[arg-type]
@@ -340,7 +363,7 @@ def _meet_import(args: argparse.Namespace, lang: str) -> int:
     data = inputs.read_file(args.file, "FILE")
     service = _meets()
     info = service.import_(load_export(data))
-    count = len(service.members(info.public_id))
+    count = _count(service, info.public_id)
     print(f"{t('meet.cli.imported', lang)}: {info.title} ({info.public_id}),"
           f" {t('meet.cli.tables', lang, n=count)}")  # fmt: skip
     print(meet_url(base, info.public_id))

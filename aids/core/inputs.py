@@ -28,6 +28,8 @@ from aids.core.errors import InvalidAction
 REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 MAX_JSON_BYTES = 8 * 1024 * 1024  # an exported night is a few hundred kB
 MAX_JSON_DEPTH = 16
+MAX_PHOTO_MB = 40  # a slip's photo: a phone's is a few megabytes (the page's upload limit too)
+MAX_PHOTO_BYTES = MAX_PHOTO_MB * 1024 * 1024
 MAX_INT_DIGITS = 15
 MAX_URL = 300  # a longer base URL would not fit a QR code printed at 30 mm
 ASCII_DIGITS = re.compile(r"\A[0-9]+\Z")

@@ -7,6 +7,11 @@ A paper table has its game, title and seats like any table. Its result log (the 
 undoes that). The result counts in the standings from the moment it is entered, as a
 finished tracked table's does, and is marked "paper" wherever a table is listed.
 
+A stored result that the game's checks refuse today (stored before a rule was checked, or by
+an older release) never breaks a page or a command: the table "needs a look"
+(``PaperStatus.problem``: the rule it breaks, shown with its stored numbers) and, by one rule,
+counts as in play, left out of the standings, until the organiser corrects or removes it.
+
 What a result asks follows the event's rule (``PaperForm``: the places, and where the event
 counts each game's own score, the game's points, money or column). A result entered under the
 placing rule has no numbers: once the rule is each game's score, the table counts as in play
@@ -25,7 +30,7 @@ from typing import Any
 from aids.core.errors import AidsError, InvalidAction
 from aids.core.i18n import t
 from aids.games.base import AnyGame, Outcome
-from aids.games.paper import PaperForm, PaperResult
+from aids.games.paper import MAX_DIGITS, PaperForm, PaperResult
 from aids.meets.scoring import Scoring
 from aids.meets.standings import Result
 from aids.store.base import PAPER_STEPS, PaperEntry, PaperRow
@@ -86,12 +91,26 @@ class PaperStatus:
         return bool(self.entries) and self.entries[-1].step == "confirmed"
 
     @cached_property
-    def outcome(self) -> Outcome | None:
-        """The result in force as the game's outcome (None before any result)."""
+    def _checked(self) -> tuple[Outcome | None, AidsError | None]:
         latest = self.latest
         if latest is None or latest.result is None:
-            return None
-        return outcome_of(self.game, self.setup, latest.result)
+            return None, None
+        try:
+            return outcome_of(self.game, self.setup, latest.result), None
+        except AidsError as exc:
+            return None, exc
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result in force as the game's outcome (None before any result, and while
+        the stored result breaks a rule: ``problem``)."""
+        return self._checked[0]
+
+    @property
+    def problem(self) -> AidsError | None:
+        """The rule the stored result in force breaks under today's checks, if any: the
+        table needs a look, and counts as in play until it is corrected or removed."""
+        return self._checked[1]
 
     @property
     def needs_numbers(self) -> bool:
@@ -116,6 +135,8 @@ class PaperStatus:
     def line(self, lang: str) -> str:
         """One line of status: played on paper, and its winners, or waiting for its result."""
         sep = t("meet.list_sep", lang)
+        if self.problem is not None:
+            return t("meet.paper.needs_look", lang)
         if self.needs_numbers:
             return t("meet.paper.needs_numbers", lang)
         if not self.finished:
@@ -124,15 +145,75 @@ class PaperStatus:
         return t(key, lang, winners=sep.join(self.leaders) or "—")
 
     def places(self) -> tuple[int, ...]:
-        """Each seat's place in the result in force (empty before any)."""
+        """Each seat's place in the result in force (empty before any, or where a stored
+        place is not a place of this table)."""
+        places = self.stored_values().get("places", [])
+        return tuple(p for p in places if p is not None) if None not in places else ()
+
+    def stored_values(self) -> dict[str, list[int | None]]:
+        """The result in force as stored, each entry a whole number or None where it is not
+        one (a result stored by an older release, or written by hand): what a form shows to
+        be corrected, and never a crash."""
         latest = self.latest
-        return tuple(latest.result["places"]) if latest and latest.result else ()
+        if latest is None or not isinstance(latest.result, dict):
+            return {}
+        return {
+            str(key): [_whole(v) for v in values] if isinstance(values, list) else []
+            for key, values in latest.result.items()
+        }
+
+    def stored_text(self, lang: str) -> str:
+        """The result in force as stored, in words: "places 1, 1 · points 20, 20"."""
+        latest = self.latest
+        if latest is None or not isinstance(latest.result, dict):
+            return ""
+        sep = t("meet.list_sep", lang)
+        return " · ".join(
+            f"{t(f'paper.noun.{key}', lang)} "
+            + (sep.join(str(v) for v in values) if isinstance(values, list) else str(values))
+            for key, values in latest.result.items()
+        )
+
+    def look(self, lang: str) -> str:
+        """Why the table needs a look, in words: the stored numbers and the rule they break
+        (empty when nothing is wrong)."""
+        if self.problem is None:
+            return ""
+        return t("meet.paper.look", lang, stored=self.stored_text(lang),
+                 rule=self.problem.message(lang))  # fmt: skip
+
+
+def _whole(value: object) -> int | None:
+    """A stored entry as a whole number (an int, or ASCII digits led by ``-`` or not)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        body = value[1:] if value.startswith("-") else value
+        if body.isascii() and body.isdigit() and len(body) <= MAX_DIGITS:
+            return -int(body) if value.startswith("-") else int(body)
+    return None
 
 
 def outcome_of(game: AnyGame, setup: Any, raw: dict[str, Any]) -> Outcome:
     """A stored or submitted result checked by the form its own fields ask (the numbers are
     there or not; a result stored before a game asked one more number, such as the Grand
     National's prize money, has the ones asked then) and by the game's rules for results."""
+    result, scored = _parsed(game, setup, raw)
+    return game.paper_outcome(setup, result, scored)
+
+
+def canonical(game: AnyGame, setup: Any, raw: dict[str, Any]) -> dict[str, Any]:
+    """A stored or imported result checked as ``outcome_of`` checks it, in the form the
+    service stores (numbers as numbers: ``"2"`` becomes ``2``)."""
+    result, scored = _parsed(game, setup, raw)
+    game.paper_outcome(setup, result, scored)
+    return result.to_dict()
+
+
+def _parsed(game: AnyGame, setup: Any, raw: object) -> tuple[PaperResult, bool]:
+    """``raw`` read by the form its own fields ask, and whether it has numbers."""
+    if not isinstance(raw, dict):
+        raise InvalidAction("paper/shape", fields="places")
     scored = any(key != "places" for key in raw)
     form = game.paper_form(setup, scored)
     if form is None:
@@ -140,7 +221,7 @@ def outcome_of(game: AnyGame, setup: Any, raw: dict[str, Any]) -> Outcome:
     asked = tuple(f for f in form.fields if f.key in raw)
     if scored and asked and asked == form.fields[: len(asked)] and len(asked) < len(form.fields):
         form = replace(form, fields=asked)  # the first numbers, as asked before (never others)
-    return game.paper_outcome(setup, PaperResult.from_dict(raw, form), scored)
+    return PaperResult.from_dict(raw, form), scored
 
 
 def check_result(status: PaperStatus, raw: object) -> dict[str, Any]:
@@ -165,9 +246,13 @@ def check_photo(raw: object) -> str | None:
     return raw.lower()
 
 
-def check_entries(entries: list[PaperEntry], game: AnyGame, setup: Any, where: str) -> None:
+def check_entries(
+    entries: list[PaperEntry], game: AnyGame, setup: Any, where: str
+) -> list[PaperEntry]:
     """A result log as an import brings it: numbered 1.., steps in order (a confirmation
-    follows a result), every result the game's; else ``import/field`` naming it."""
+    follows a result), every result the game's; else ``import/field`` naming it. Returns the
+    log as the service would have stored it (each result in its canonical form)."""
+    checked: list[PaperEntry] = []
     for i, entry in enumerate(entries):
         field = f"{where}.entries[{i}]"
         if entry.seq != i + 1 or entry.step not in PAPER_STEPS:
@@ -178,11 +263,14 @@ def check_entries(entries: list[PaperEntry], game: AnyGame, setup: Any, where: s
         if entry.step == "confirmed":
             if entry.result is not None or first:
                 raise InvalidAction("import/field", field=field)
+            checked.append(entry)
             continue
         if entry.result is None or entry.step != ("entered" if first else "corrected"):
             raise InvalidAction("import/field", field=field)
         try:
-            outcome_of(game, setup, entry.result)
-            check_photo(entry.photo)
+            result = canonical(game, setup, entry.result)
+            photo = check_photo(entry.photo)
         except AidsError:
             raise InvalidAction("import/field", field=f"{field}.result") from None
+        checked.append(replace(entry, result=result, photo=photo))
+    return checked

@@ -24,7 +24,7 @@ from aids.meets.papers import PaperStatus, check_entries, check_photo, check_res
 from aids.meets.scoring import Scoring
 from aids.meets.standings import Standing, standings
 from aids.meets.status import TableStatus, status_of
-from aids.store.base import MeetRow, PaperEntry, PaperRow, Store
+from aids.store.base import MeetRow, PaperBundle, PaperEntry, PaperRow, Store
 from aids.tables import TableInfo, TableService
 from aids.tables.attempts import LOCAL, KeyAttempts
 from aids.tables.keys import (
@@ -372,14 +372,16 @@ class MeetService:
                 raise InvalidAction("import/field", field=f"tables[{i}].table.public_id")
             seen.add(bundle[0].public_id)
             bundles.append(bundle)
+        checked: list[PaperBundle] = []
         for i, (paper, entries) in enumerate(papers):
             where = f"papers[{i}]"
             if paper.public_id in seen:
                 raise InvalidAction("import/field", field=f"{where}.public_id")
             seen.add(paper.public_id)
             setup = self._paper_setup(paper, where)
-            check_entries(entries, self.tables.games[paper.kind], setup, where)
-        return meet_info(self.store.insert_meet(row, bundles, papers))
+            game = self.tables.games[paper.kind]
+            checked.append((paper, check_entries(entries, game, setup, where)))
+        return meet_info(self.store.insert_meet(row, bundles, checked))
 
     def _paper_setup(self, paper: PaperRow, where: str) -> Any:
         """An imported paper table's setup, checked by its game (``import/field``)."""

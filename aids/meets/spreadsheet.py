@@ -60,20 +60,22 @@ def results_csv(
     tables: Sequence[TableStatus], papers: Sequence[PaperStatus], scoring: Scoring, lang: str
 ) -> str:
     """Every seat of every table: the table (number, title, id, game, tracked or on paper,
-    finished or not), the seat's player, place, score or money, and event points."""
+    finished, in play or, for a stored paper result a rule refuses, needs a look), the
+    seat's player, place, score or money, and event points."""
     header = [t(k, lang) for k in (
         "meet.col.number", "meet.col.table", "meet.csv.table_id", "meet.col.game",
         "meet.csv.played", "meet.col.status", "meet.csv.seat", "meet.col.name",
         "meet.csv.place", "meet.csv.score", "meet.col.points",
     )]  # fmt: skip
     lines: list[list[object]] = []
-    listed: list[tuple[str, str, str, bool, Result]] = [
-        (s.title, s.public_id, s.kind, False, s.result) for s in tables
-    ] + [(p.title, p.public_id, p.kind, True, p.result) for p in papers]
-    for n, (title, public_id, kind, paper, result) in enumerate(listed, 1):
+    listed: list[tuple[str, str, str, bool, Result, bool]] = [
+        (s.title, s.public_id, s.kind, False, s.result, False) for s in tables
+    ] + [(p.title, p.public_id, p.kind, True, p.result, p.problem is not None) for p in papers]
+    for n, (title, public_id, kind, paper, result, look) in enumerate(listed, 1):
         played = t("meet.csv.paper" if paper else "meet.csv.tracked", lang)
         done = result.outcome is not None
-        status = t("meet.csv.finished" if done else "meet.csv.in_play", lang)
+        status = t("meet.csv.needs_look" if look else
+                   "meet.csv.finished" if done else "meet.csv.in_play", lang)  # fmt: skip
         points = table_points(result, scoring)
         places = _places(result)
         for seat, name in enumerate(result.seats):

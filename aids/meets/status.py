@@ -26,6 +26,7 @@ class Listed(Protocol):
     @property
     def finished(self) -> bool: ...
     def line(self, lang: str) -> str: ...
+    def look(self, lang: str) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,10 @@ class TableStatus:
         if names:
             return t("meet.list_sep", lang).join(names)
         return t("meet.status.referee", lang) if self.snapshot.to_move else ""
+
+    def look(self, lang: str) -> str:
+        """Nothing to look at: a tracked table's log is checked action by action."""
+        return ""
 
     def line(self, lang: str) -> str:
         """One line of status: finished (and the winner), or the step and who is to move."""

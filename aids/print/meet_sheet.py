@@ -99,6 +99,13 @@ def standings_story(
         story.append(_tables_grid(tables, lang, width))
     else:
         story.append(TextBox(t("meet.no_tables", lang), 10, grow=True))
+    looks = [(s.title, s.look(lang)) for s in tables if s.look(lang)]
+    if looks:  # a stored paper result a rule refuses: what it holds and the rule it breaks
+        story += [
+            Spacer(1, 2.5 * mm),
+            TextBox(t("meet.paper.look_rule", lang), 8.5, grow=True, colour=FAINT),
+        ]
+        story += [TextBox(f"{title}: {look}", 8.5, grow=True) for title, look in looks]
     return story
 
 

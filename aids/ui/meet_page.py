@@ -59,6 +59,7 @@ table.aids-standings tr.first td { background: #fff4c2; font-weight: 600; }
 p.aids-table-head { margin: 0; font-weight: 600; line-height: 1.3; }
 p.aids-table-line { margin: .15rem 0 0 0; line-height: 1.35; }
 p.aids-table-line.done { color: #0f3320; }
+p.aids-table-look { margin: .2rem 0 0 0; line-height: 1.35; font-size: .9rem; color: #6b3200; }
 span.aids-paper-mark { font-weight: 600; font-size: .8rem; padding: 0 .35rem;
   border: 1px solid #555; border-radius: .3rem; white-space: nowrap; }
 </style>
@@ -127,6 +128,8 @@ def _live(public_id: str) -> None:
         st.subheader(tr("meet.standings"), anchor=False)
         st.caption(info.scoring.describe(lang()))
         _standings(rows)
+        if any(p.problem is not None for p in papers):  # the one rule such a table follows
+            st.caption(tr("meet.paper.look_rule"))
     with right, st.container(key="meet_tables"):
         done = sum(1 for s in tables if s.finished) + sum(1 for p in papers if p.finished)
         st.subheader(tr("meet.tables"), anchor=False)

@@ -20,6 +20,7 @@ import streamlit as st
 from aids import registry
 from aids.core.errors import AidsError
 from aids.core.i18n import t
+from aids.core.inputs import MAX_PHOTO_MB
 from aids.games.base import Game
 from aids.games.paper import PaperForm
 from aids.meets import MeetInfo
@@ -39,12 +40,14 @@ def paper_cards(papers: list[PaperStatus], first: int) -> None:
     for n, status in enumerate(papers, first):
         done = " done" if status.finished else ""
         game = t(f"{status.kind}.name", current)
+        look = status.look(current)  # a stored result a rule refuses: what and why
         with st.container(border=True, key=f"meet_paper_{n}"):
             st.html(
                 f'<p class="aids-table-head">{n + 1}. {html_text(game)}'
                 f" · {html_text(status.title)}"
                 f' <span class="aids-paper-mark">{html_text(tr("meet.paper.mark"))}</span></p>'
                 f'<p class="aids-table-line{done}">{html_text(status.line(current))}</p>'
+                + (f'<p class="aids-table-look">{html_text(look)}</p>' if look else "")
             )
 
 
@@ -62,12 +65,11 @@ def paper_tab(info: MeetInfo, key: str) -> None:
 
 def _results(info: MeetInfo, key: str, papers: list[PaperStatus]) -> None:
     current = lang()
+    labels = _labels(papers, current)
     chosen = st.selectbox(
-        tr("meet.paper.which"),
-        options=range(len(papers)),
-        format_func=lambda i: f"{papers[i].title} · {t(f'{papers[i].kind}.name', current)}",
+        tr("meet.paper.which"), options=range(len(papers)), format_func=lambda i: labels[i],
         key="meet_paper_which",
-    )
+    )  # fmt: skip
     status = papers[min(int(chosen or 0), len(papers) - 1)]
     st.download_button(
         tr("meet.paper.slip"), data=lambda: event_slips(info, [status], current),
@@ -79,6 +81,17 @@ def _results(info: MeetInfo, key: str, papers: list[PaperStatus]) -> None:
     _log(status)
 
 
+def _labels(papers: list[PaperStatus], current: str) -> list[str]:
+    """Each paper table as the chooser names it: title and game, and where two read the
+    same, a count (a select box tells its options apart by their words alone)."""
+    labels: list[str] = []
+    for status in papers:
+        label = f"{status.title} · {t(f'{status.kind}.name', current)}"
+        same = sum(1 for other in labels if other == label or other.startswith(f"{label} ("))
+        labels.append(f"{label} ({same + 1})" if same else label)
+    return labels
+
+
 def _scan(info: MeetInfo, papers: list[PaperStatus]) -> None:
     """A photo of a filled slip (taken with the phone's camera or uploaded): read, matched to
     its paper table, and proposed in that table's result form below. Nothing is stored until
@@ -87,7 +100,7 @@ def _scan(info: MeetInfo, papers: list[PaperStatus]) -> None:
     st.markdown(f"**{md_text(tr('meet.scan.title'))}**")
     uploaded = st.file_uploader(
         tr("meet.scan.upload"), type=["jpg", "jpeg", "png"], key="meet_scan_upload",
-        help=tr("meet.scan.help"),
+        help=tr("meet.scan.help"), max_upload_size=MAX_PHOTO_MB,
     )  # fmt: skip
     with st.expander(tr("meet.scan.camera")):
         shot = st.camera_input(tr("meet.scan.camera"), key="meet_scan_camera",
@@ -135,7 +148,7 @@ def _scanned(status: PaperStatus) -> Proposal | None:
                            + "  \n" + "  \n".join(proposed.flagged)))  # fmt: skip
         st.image(outlined, caption=tr("meet.scan.outlined"), width=420)
     else:
-        st.success(tr("meet.scan.read", title=status.title))
+        st.success(tr("meet.scan.read", title=md_text(status.title)))
     return proposed
 
 
@@ -174,11 +187,13 @@ def _result_form(info: MeetInfo, key: str, status: PaperStatus) -> None:
         st.error(md_text(exc.message(current)))
         return
     scanned = _scanned(status)
-    latest = status.latest.result if status.latest and status.latest.result else {}
+    if status.problem is not None:  # stored by an older release: shown, to be corrected
+        st.warning(md_text(status.look(current)))
+    latest: dict[str, list[int | None]] = status.stored_values()
     if scanned is not None:
-        latest = dict(scanned.result)
-    places = list(latest.get("places", ()))
+        latest = {k: list(v) for k, v in scanned.result.items()}
     n = len(form.seats)
+    places = [p if p in range(1, n + 1) else None for p in latest.get("places", [])]
     prefix = f"meet_paper_{status.public_id}_{status.seq}"
     if scanned is not None:
         prefix += f"_{scanned.photo_sha256[:8]}"  # the photo's values, not the last taps
@@ -198,7 +213,8 @@ def _result_form(info: MeetInfo, key: str, status: PaperStatus) -> None:
                 key=f"{prefix}_place_{seat}", label_visibility="collapsed",
             ))  # fmt: skip
             for col, field in zip(cols[2:], form.fields, strict=True):
-                before = latest.get(field.key, [])
+                before = [v if v is not None and field.low <= v <= field.high else None
+                          for v in latest.get(field.key, [])]  # fmt: skip
                 numbers[field.key].append(col.number_input(
                     t(f"paper.field.{field.key}", current), min_value=field.low,
                     max_value=field.high, step=1,
@@ -242,7 +258,7 @@ def _confirm_and_remove(info: MeetInfo, key: str, status: PaperStatus) -> None:
             args=(lambda: meets().confirm_result(pid, key, status.public_id, expected_seq=seq),),
         )  # fmt: skip
     with right.popover(tr("meet.paper.remove")):
-        st.warning(tr("meet.paper.remove_warning", title=status.title))
+        st.warning(tr("meet.paper.remove_warning", title=md_text(status.title)))
         st.button(
             tr("meet.paper.remove_now"), key=f"meet_paper_remove_{status.public_id}",
             on_click=run_write,

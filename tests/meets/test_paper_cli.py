@@ -89,3 +89,33 @@ def test_slips_print_and_a_photo_scanned_from_the_command_line_is_recorded_confi
     done = service_at(db).paper(pid, paper)
     assert done.confirmed and done.places() == (3, 1, 2)
     assert done.entries[0].photo == hashlib.sha256(good.read_bytes()).hexdigest()
+
+
+def test_a_stored_result_a_rule_refuses_never_breaks_show_csv_or_sheet_and_is_removed(
+    tmp_path: Path,
+) -> None:
+    """Issue 26 §1: a Derby result of 20 + 20 points stored before the points check made
+    ``show``, ``export --csv`` and ``sheet`` exit 2; now the table needs a look, and the
+    organiser removes it from the command line. ``list`` counts paper tables (§6)."""
+    from aids.meets import Scoring
+    from tests.meets.test_papers import stored_as_is
+
+    db = tmp_path / "night.sqlite3"
+    pid, paper = paper_night(db, "derby", "Table 4", "Aki, Ben")
+    service = service_at(db)
+    service.update(pid, None, scoring=Scoring("score"), host=True)
+    stored_as_is(service, (pid, ""), service.paper(pid, paper),
+                 {"places": [1, 1], "points": [20, 20]})  # fmt: skip
+    shown = aids("--lang", "en", "meet", "show", pid, db=db).stdout
+    assert "needs a look" in shown and "Stored: places 1, 1 · points 20, 20" in shown
+    assert "left out of the standings" in shown and "aids meet remove" in shown
+    results = aids("--lang", "en", "meet", "export", pid, "--csv", "results", db=db).stdout
+    assert "needs a look" in results
+    pdfs = aids("--lang", "en", "meet", "sheet", pid, "--sheet-lang", "en", "--out",
+                str(tmp_path), db=db).stdout.split()  # fmt: skip
+    text = PdfReader(pdfs[0]).pages[0].extract_text()
+    assert "needs a look" in text and "Points rule" in text
+    listed = aids("--lang", "en", "meet", "list", db=db).stdout
+    assert "1 table" in listed and "0 tables" not in listed
+    removed = aids("--lang", "en", "meet", "remove", pid, paper, db=db).stdout
+    assert "Paper table removed" in removed and service_at(db).papers_of(pid) == []
