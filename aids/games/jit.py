@@ -93,14 +93,14 @@ def cache_dir() -> Path | None:
         try:
             folder = private_folder(root, name, notes)
         except UnsafeFolder as refused:
-            notes.append(f"{refused}: not used")
+            notes.append(f"{refused.message('en')} Not used.")
             continue
         except OSError:
             continue  # cannot be made there (a read-only checkout): the next place
         _remove_older(folder)
-        _warn(notes, f"the loops are cached in {folder}")
+        _warn(notes, f"The loops are cached in {folder}.")
         return folder
-    _warn(notes, "the loops are compiled in memory in each process (no disk cache)")
+    _warn(notes, "The loops are compiled in memory in each process (no disk cache).")
     return None
 
 
@@ -121,7 +121,7 @@ def _warn(notes: list[str], outcome: str) -> None:
     (the chances workers inherit ``WARNED``, and make the same choice)."""
     if notes and not os.environ.get(WARNED):
         os.environ[WARNED] = "1"
-        log.warning("the compiled playout loops' cache: %s; %s", "; ".join(notes), outcome)
+        log.warning("The compiled playout loops' cache: %s %s", " ".join(notes), outcome)
 
 
 def compiled(fn: F) -> F:

@@ -29,13 +29,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from aids.core.errors import AidsError
+
 PRIVATE = 0o700
 OPEN = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
 
 
-class UnsafeFolder(Exception):
-    """A folder another user could write or swap (the message says which and why); the
-    caller passes it over (``aids.games.jit.cache_dir``): it never reaches a person."""
+class UnsafeFolder(AidsError):
+    """A folder another user could write or swap (``cache/link``, ``cache/not_folder``,
+    ``cache/owner``, ``cache/writable``, naming it): ``aids.games.jit.cache_dir`` passes it
+    over and logs why."""
 
 
 def private_folder(root: Path, name: str, notes: list[str]) -> Path:
@@ -61,11 +64,11 @@ def _check_above(folder: Path) -> None:
     """A folder above the cache: owned by us or root, writable by no one else unless sticky."""
     info = os.lstat(folder)
     if not stat.S_ISDIR(info.st_mode):
-        raise UnsafeFolder(f"{folder} is not a folder")
+        raise UnsafeFolder("cache/not_folder", folder=str(folder))
     if info.st_uid not in (os.geteuid(), 0):
-        raise UnsafeFolder(f"{folder} belongs to user {info.st_uid}")
+        raise UnsafeFolder("cache/owner", folder=str(folder), uid=info.st_uid)
     if _open_to_others(info):
-        raise UnsafeFolder(f"{folder} is writable by others ({stat.S_IMODE(info.st_mode):o})")
+        raise UnsafeFolder("cache/writable", folder=str(folder), mode=_mode(info))
 
 
 def _own_root(root: Path, notes: list[str]) -> None:
@@ -75,7 +78,7 @@ def _own_root(root: Path, notes: list[str]) -> None:
         info = os.fstat(fd)
         if info.st_uid == os.geteuid() and _open_to_others(info):
             os.fchmod(fd, stat.S_IMODE(info.st_mode) & ~0o022)
-            notes.append(f"{root} was writable by others ({stat.S_IMODE(info.st_mode):o})")
+            notes.append(f"{root} was writable by others ({_mode(info)}): no longer.")
     _check_above(root)
 
 
@@ -88,7 +91,7 @@ def _make(folder: Path) -> None:
         return
     with _opened(folder) as fd:
         if os.fstat(fd).st_uid != os.geteuid():
-            raise UnsafeFolder(f"{folder} was taken by another user as it was made")
+            raise UnsafeFolder("cache/owner", folder=str(folder), uid=os.fstat(fd).st_uid)
         os.fchmod(fd, PRIVATE)
 
 
@@ -99,7 +102,7 @@ def _cache_folder(folder: Path, notes: list[str]) -> Path:
     with _opened(folder) as fd:
         info = os.fstat(fd)
         if info.st_uid != os.geteuid():
-            raise UnsafeFolder(f"{folder} belongs to user {info.st_uid}")
+            raise UnsafeFolder("cache/owner", folder=str(folder), uid=info.st_uid)
         os.fchmod(fd, PRIVATE)
     if not info.st_mode & 0o022:
         return folder
@@ -108,7 +111,7 @@ def _cache_folder(folder: Path, notes: list[str]) -> Path:
     aside = folder.with_name(f"{folder.name}-open-{os.getpid()}")
     os.rename(folder, aside)
     shutil.rmtree(aside, ignore_errors=True)
-    notes.append(f"{folder} was writable by others ({stat.S_IMODE(info.st_mode):o})")
+    notes.append(f"{folder} was writable by others ({_mode(info)}): replaced by a new one.")
     return _cache_folder(folder, notes)
 
 
@@ -119,14 +122,18 @@ def _opened(folder: Path) -> Iterator[int]:
         fd = os.open(folder, OPEN)
     except OSError:
         if os.path.islink(folder):
-            raise UnsafeFolder(f"{folder} is a symbolic link") from None
+            raise UnsafeFolder("cache/link", folder=str(folder)) from None
         if os.path.lexists(folder) and not os.path.isdir(folder):
-            raise UnsafeFolder(f"{folder} is not a folder") from None
+            raise UnsafeFolder("cache/not_folder", folder=str(folder)) from None
         raise
     try:
         yield fd
     finally:
         os.close(fd)
+
+
+def _mode(info: os.stat_result) -> str:
+    return f"{stat.S_IMODE(info.st_mode):o}"
 
 
 def _open_to_others(info: os.stat_result) -> bool:

@@ -281,3 +281,21 @@ def test_numbas_own_fallback_cache_is_not_used_where_our_folder_takes_no_file(
         out = json.loads(done.stdout.strip().splitlines()[-1])
         assert (out["total"], out["hits"], out["dir"]) == (6, 0, str(folder))
     assert [p for p in tmp_path.rglob("*") if p.suffix in (".nbi", ".nbc")] == []
+
+
+def test_every_reason_a_folder_is_refused_has_its_words_in_japanese_and_english() -> None:
+    """Errors speak both languages: each ``UnsafeFolder`` code raised in
+    ``aids/games/jit_folder.py`` is in both catalogues, naming the folder."""
+    import re
+
+    from aids.core.i18n import catalogue
+    from aids.games.jit_folder import UnsafeFolder
+
+    source = (ROOT / "aids" / "games" / "jit_folder.py").read_text(encoding="utf-8")
+    codes = set(re.findall(r'UnsafeFolder\(\s*"([^"]+)"', source))
+    assert codes == {"cache/link", "cache/not_folder", "cache/owner", "cache/writable"}
+    for code in codes:
+        error = UnsafeFolder(code, folder="/x/jit-1", uid=65534, mode="777")
+        for lang in ("ja", "en"):
+            assert f"errors.{code}" in catalogue(lang)
+            assert "/x/jit-1" in error.message(lang)
