@@ -23,7 +23,7 @@ only caches). Nothing above ``root`` is changed.
 from __future__ import annotations
 
 import os
-import shutil
+import secrets
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -90,29 +90,40 @@ def _make(folder: Path) -> None:
         _check_above(folder)
         return
     with _opened(folder) as fd:
-        if os.fstat(fd).st_uid != os.geteuid():
-            raise UnsafeFolder("cache/owner", folder=str(folder), uid=os.fstat(fd).st_uid)
-        os.fchmod(fd, PRIVATE)
+        _private(folder, fd)
 
 
 def _cache_folder(folder: Path, notes: list[str]) -> Path:
-    """The cache folder itself: ours, no link, 0700; a fresh one if others could write it."""
+    """The cache folder itself: ours, no link, 0700; a new one if others could write it."""
     with suppress(FileExistsError):
         os.mkdir(folder, PRIVATE)
     with _opened(folder) as fd:
         info = os.fstat(fd)
         if info.st_uid != os.geteuid():
             raise UnsafeFolder("cache/owner", folder=str(folder), uid=info.st_uid)
-        os.fchmod(fd, PRIVATE)
-    if not info.st_mode & 0o022:
-        return folder
+        if not info.st_mode & 0o022:
+            _private(folder, fd)
+            return folder
     # Anyone may have written into it: nothing in it is surely ours. Moved aside before it
-    # is removed, so that a file that cannot be removed is never under the name we use.
-    aside = folder.with_name(f"{folder.name}-open-{os.getpid()}")
-    os.rename(folder, aside)
-    shutil.rmtree(aside, ignore_errors=True)
+    # is removed, so that a file that cannot be removed is never under the name we use
+    # (the leftover is removed with the older fingerprints' folders, ``jit._remove_older``).
+    os.rename(folder, folder.with_name(f"{folder.name}-open-{secrets.token_hex(4)}"))
     notes.append(f"{folder} was writable by others ({_mode(info)}): replaced by a new one.")
-    return _cache_folder(folder, notes)
+    os.mkdir(folder, PRIVATE)
+    with _opened(folder) as fd:
+        _private(folder, fd)
+    return folder
+
+
+def _private(folder: Path, fd: int) -> None:
+    """Make the folder open at ``fd`` (ours) 0700, and see that it took: a disk that keeps
+    no modes (FAT) shows every folder writable by all, and cannot hold the cache."""
+    if os.fstat(fd).st_uid != os.geteuid():
+        raise UnsafeFolder("cache/owner", folder=str(folder), uid=os.fstat(fd).st_uid)
+    os.fchmod(fd, PRIVATE)
+    info = os.fstat(fd)
+    if info.st_mode & 0o022:
+        raise UnsafeFolder("cache/writable", folder=str(folder), mode=_mode(info))
 
 
 @contextmanager

@@ -120,6 +120,7 @@ def test_a_cache_folder_of_ours_left_open_to_others_is_made_private_and_emptied(
     (ours / "planted.nbi").write_bytes(b"\x80\x04")
     assert jit.cache_dir() == ours.resolve()
     assert mode(ours) == 0o700 and list(ours.iterdir()) == []
+    assert [p.name for p in places.given.iterdir()] == [places.name]  # the old one removed
     assert len(warnings_of(caplog)) == 1
 
 
@@ -148,6 +149,18 @@ def test_under_umask_002_the_folders_made_for_the_cache_are_0700(places: Places)
         os.umask(before)
     assert chosen == places.given.resolve() / places.name
     assert (mode(places.given), mode(chosen)) == (0o700, 0o700)
+
+
+def test_a_place_of_ours_its_group_can_write_is_closed_to_their_writing(
+    places: Places, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The place the cache folder goes in, ours but 0775 (``__pycache__`` made by Python
+    under umask 002): the group could rename our folder and put theirs in its place, so
+    their write bit is taken away (it holds only caches) before it is used, with a warning."""
+    places.given.mkdir(mode=0o775)
+    places.given.chmod(0o775)
+    assert jit.cache_dir() == places.given.resolve() / places.name
+    assert mode(places.given) == 0o755 and len(warnings_of(caplog)) == 1
 
 
 def test_with_no_safe_place_the_loops_are_compiled_in_memory_with_one_warning(
