@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -24,7 +25,9 @@ from pathlib import Path
 
 import pytest
 
+from aids.core.i18n import catalogue
 from aids.games import jit
+from aids.games.jit_folder import UnsafeFolder
 from aids.paths import ROOT
 
 pytestmark = pytest.mark.skipif(not jit.AVAILABLE, reason="Numba is a dependency")
@@ -299,11 +302,6 @@ def test_numbas_own_fallback_cache_is_not_used_where_our_folder_takes_no_file(
 def test_every_reason_a_folder_is_refused_has_its_words_in_japanese_and_english() -> None:
     """Errors speak both languages: each ``UnsafeFolder`` code raised in
     ``aids/games/jit_folder.py`` is in both catalogues, naming the folder."""
-    import re
-
-    from aids.core.i18n import catalogue
-    from aids.games.jit_folder import UnsafeFolder
-
     source = (ROOT / "aids" / "games" / "jit_folder.py").read_text(encoding="utf-8")
     codes = set(re.findall(r'UnsafeFolder\(\s*"([^"]+)"', source))
     assert codes == {"cache/link", "cache/not_folder", "cache/owner", "cache/writable"}
