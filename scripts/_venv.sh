@@ -12,5 +12,15 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${1:-}"
 # The live chances' compiled playout loops (aids/games/*/fast_jit.py), compiled once into their
-# disk cache: about 20 s the first time on a machine, a second once cached.
-.venv/bin/python -c "from aids.games.chances import warm; from aids.registry import engines; warm(engines().values())"
+# disk cache: about 20 s the first time on a machine, a second once cached. Where no folder
+# passes the cache's check (aids/games/jit_folder.py: the user's own, no one else can write
+# it), there is nothing to keep: the check's warning is logged and the compiling left to the
+# tracker's workers.
+.venv/bin/python - <<'PY'
+from aids.games.chances import warm
+from aids.games.jit import cache_dir
+from aids.registry import engines
+
+if cache_dir() is not None:
+    warm(engines().values())
+PY

@@ -12,15 +12,27 @@ from other modules, nor the constants it took from them (the cards' km, read fro
 reference, and give wrong figures without a word. So the cache lives in a folder named by a
 fingerprint of everything the loops are compiled from (``SOURCES``: the modules of
 ``aids.games`` and the games' data), and any change there compiles them afresh (``cache_dir``).
+
+Numba's cache files are pickles, loaded and run as the tracker, so a cache folder is used
+only where no other user can write or swap it (``aids.games.jit_folder``: ours, 0700, no
+link, nothing above it writable by others). A place that fails is passed over for the next
+(the checkout's ``__pycache__``, then the user's cache folder); where none passes, the loops
+are compiled in memory in each process (no disk cache: each worker compiles them again at
+its start, tens of seconds, but nothing is read from a folder we cannot trust). Either way
+one warning is logged, by the first process (the chances workers it starts inherit
+``WARNED`` and stay quiet). Numba's own fallback caches (the module's ``__pycache__``,
+where our folder cannot take a file) are never used either (``compiled``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import logging
 import os
 import random
 import shutil
+import stat
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -30,6 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from aids.games.chances import past
+from aids.games.jit_folder import UnsafeFolder, private_folder
 from aids.paths import SEEDS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -46,6 +59,9 @@ SOURCES: tuple[Path, ...] = (Path(__file__).resolve().parent, SEEDS)
 #: the cache's folders are named ``jit-<where>-<fingerprint>``: ``where`` the sources' place
 #: (checkouts sharing a cache folder keep their own), the fingerprint what they hold
 PREFIX = "jit-"
+#: set once a process has warned of a refused cache folder: the workers it starts do not repeat it
+WARNED = "AIDS_JIT_CACHE_WARNED"
+log = logging.getLogger(__name__)
 
 
 def fingerprint(sources: Sequence[Path]) -> str:
@@ -60,38 +76,72 @@ def fingerprint(sources: Sequence[Path]) -> str:
 
 
 @cache
-def cache_dir() -> Path:
-    """The compiled loops' cache for the sources as they are now, in ``aids/games/__pycache__``
-    (or under ``NUMBA_CACHE_DIR`` where that is set, or the user's cache folder where the
-    checkout is read-only). The folders of these sources' older fingerprints are removed:
-    their code is not what the sources say any more."""
+def cache_dir() -> Path | None:
+    """The compiled loops' cache for the sources as they are now: under ``NUMBA_CACHE_DIR``
+    where that is set, else in ``aids/games/__pycache__``, else in the user's cache folder
+    (a read-only checkout); the first of these that ``private_folder`` trusts, or None
+    (compiled in memory) where none is. A place refused is named in one warning. The
+    folders of these sources' older fingerprints there are removed: their code is not what
+    the sources say any more."""
     where = hashlib.sha256("\0".join(map(str, SOURCES)).encode()).hexdigest()[:8]
     name = f"{PREFIX}{where}-{fingerprint(SOURCES)}"
     roots = [Path(os.environ["NUMBA_CACHE_DIR"])] if os.environ.get("NUMBA_CACHE_DIR") else []
     home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     roots += [SOURCES[0] / "__pycache__", home / "aids"]
+    notes: list[str] = []
     for root in roots:
         try:
-            (root / name).mkdir(parents=True, exist_ok=True)
-        except OSError:
+            folder = private_folder(root, name, notes)
+        except UnsafeFolder as refused:
+            notes.append(f"{refused.message('en')} Not used.")
             continue
-        if os.access(root / name, os.W_OK):
-            for old in root.glob(f"{PREFIX}{where}-*"):
-                if old.name != name:
-                    shutil.rmtree(old, ignore_errors=True)
-            return root / name
-    return roots[-1] / name  # nowhere writable: Numba keeps the loops in memory alone
+        except OSError:
+            continue  # cannot be made there (a read-only checkout): the next place
+        _remove_older(folder)
+        _warn(notes, f"The loops are cached in {folder}.")
+        return folder
+    _warn(notes, "The loops are compiled in memory in each process (no disk cache).")
+    return None
+
+
+def _remove_older(folder: Path) -> None:
+    """Remove the folders of older fingerprints of the same sources beside ``folder`` (only
+    ours, and never through a link)."""
+    for old in folder.parent.glob(folder.name.rsplit("-", 1)[0] + "-*"):
+        try:
+            info = os.lstat(old)
+        except OSError:
+            continue  # removed meanwhile (another worker starting)
+        if old != folder and stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid():
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _warn(notes: list[str], outcome: str) -> None:
+    """One warning for the places refused, once for a process and the processes it starts
+    (the chances workers inherit ``WARNED``, and make the same choice)."""
+    if notes and not os.environ.get(WARNED):
+        os.environ[WARNED] = "1"
+        log.warning("The compiled playout loops' cache: %s %s", " ".join(notes), outcome)
 
 
 def compiled(fn: F) -> F:
-    """``fn`` compiled on its first call (``nogil``, cached in ``cache_dir``), or ``fn``
-    itself without Numba."""
+    """``fn`` compiled on its first call (``nogil``), cached in ``cache_dir``, or in memory
+    alone where that is None; ``fn`` itself without Numba."""
     if not AVAILABLE:  # pragma: no cover - the project installs numba
         return fn
     from numba import config, njit
+    from numba.core.caching import NullCache
 
-    config.CACHE_DIR = str(cache_dir())  # type: ignore[attr-defined]  # read just below
-    return cast(F, njit(cache=True, nogil=True)(fn))
+    folder = cache_dir()
+    if folder is None:
+        return cast(F, njit(nogil=True)(fn))
+    config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]  # read just below
+    loop: Any = njit(cache=True, nogil=True)(fn)
+    # Where ``folder`` cannot take a file, Numba picks a cache of its own (the module's
+    # ``__pycache__``, the user's): unchecked, and blind to the helpers' changes. Not used.
+    if not Path(loop._cache.cache_path).is_relative_to(folder):
+        loop._cache = NullCache()
+    return cast(F, loop)
 
 
 @compiled

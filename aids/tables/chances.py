@@ -50,7 +50,7 @@ from aids.games.base import VIEWER, AnyGame
 from aids.games.chances import Estimate, decided, estimate, steady, warm
 from aids.tables import keys
 from aids.tables.service import TableService
-from aids.tables.worker import WorkerPool, free_cores
+from aids.tables.worker import JobFailed, JobTooLong, WorkerPool, free_cores
 
 log = logging.getLogger(__name__)
 PLAYOUTS = 10_000  # about ±1 % at 95 % for a probability near one half
@@ -192,6 +192,9 @@ class ChanceService:
                 return  # its claim runs out and any tracker may take it again
             try:
                 result = future.result()
+            except (JobFailed, JobTooLong) as failed:  # the worker's words (and traceback) tell
+                log.error("chances for %s at %s failed: %s", *key, failed)  # no server stack
+                result = None
             except Exception:  # a failed estimate shows as none: it never breaks a page
                 log.exception("chances for %s at %s failed", *key)
                 result = None

@@ -10,7 +10,9 @@ The process is started with ``spawn`` (a clean interpreter: forking a threaded s
 unsafe) on the first job, and says it is ready before a job is handed over, so its start-up
 is not counted against a job; a pool may give it a ``warm`` function to run first (compiling
 the playout loops), which is start-up too. A job's error comes back as ``JobFailed`` with the
-child's traceback (any exception, picklable or not).
+child's traceback (any exception, picklable or not); so does a process that ends before it
+says it is ready (killed while it warms up, an interpreter that cannot start): ``JobFailed``
+with its exit code, and the next job tries a fresh process.
 """
 
 from __future__ import annotations
@@ -114,9 +116,19 @@ class Worker(Executor):
         )
         process.start()
         theirs.close()
-        if not ours.poll(START_SECONDS) or ours.recv() != READY:
+        try:
+            ready = ours.poll(START_SECONDS) and ours.recv() == READY
+        except (EOFError, OSError):  # it ended before it said it was ready
+            ready = False
+        if not ready:
+            process.join(1.0)  # one that ended by itself: its exit code
+            code = process.exitcode
             process.kill()
-            raise JobFailed("the worker process did not start")
+            process.join()
+            ours.close()
+            if code is None:
+                raise JobFailed(f"the worker process did not start in {START_SECONDS:.0f} s")
+            raise JobFailed(f"the worker process ended as it started (exit code {code})")
         self._process, self._conn = process, ours
         return ours
 
