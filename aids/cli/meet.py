@@ -7,20 +7,26 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aids import registry
 from aids.cli.common import base_url_for, emit_json, output_folder, sheet_langs, write_output
 from aids.core import inputs
-from aids.core.errors import InvalidAction
+from aids.core.errors import AidsError, InvalidAction
 from aids.core.i18n import LANGS, t
 from aids.core.links import meet_url, organiser_url
-from aids.meets import MeetService, scoring_of
+from aids.meets import MeetInfo, MeetService, scoring_of
+from aids.meets.paper_tables import ResultEntry
+from aids.meets.papers import PaperStatus, check_result
 from aids.meets.spreadsheet import results_csv, standings_csv
 from aids.meets.status import Listed
 from aids.registry import open_service
 from aids.tables import load_export
+
+if TYPE_CHECKING:
+    from aids.print.meet_slips import Proposal
 
 FIELD_KEYS = ("points", "money", "prize", "column")  # the numbers a paper result may ask
 
@@ -176,9 +182,17 @@ def _meet_show(args: argparse.Namespace, lang: str) -> int:
 
 
 def _meet_set(args: argparse.Namespace, lang: str) -> int:
+    """Title, date, rule. ``--points`` alone changes the placing points of an event under
+    the placing rule; under the score rule it is refused (``meet/points_need_rule``), never
+    a silent switch of the rule: ``--rule placing --points …`` says so."""
     scoring = None
     if args.rule is not None or args.points is not None:
-        scoring = _scoring(args.rule or "placing", args.points)
+        rule = args.rule
+        if rule is None:
+            rule = _meets().info(args.meet).scoring.rule
+            if rule == "score":
+                raise InvalidAction("meet/points_need_rule")
+        scoring = _scoring(rule, args.points)
     info = _meets().update(args.meet, None, title=args.title, date=args.date, scoring=scoring,
                            host=True)  # fmt: skip
     print(f"{info.title} · {info.date} · {info.scoring.describe(lang)}")
@@ -314,39 +328,87 @@ def _meet_slips(args: argparse.Namespace, lang: str) -> int:
     return 0
 
 
+@dataclass
+class _Photo:
+    """One photo of ``aids meet scan``: the table it is of and the result read, or why it
+    cannot be recorded (``refused``, in the user's language)."""
+
+    path: Path
+    status: PaperStatus | None = None
+    proposed: Proposal | None = None
+    refused: str | None = None
+
+
 def _meet_scan(args: argparse.Namespace, lang: str) -> int:
-    """Each photo read and matched to its paper table; its result printed, every flagged
-    field named. With ``--confirm`` a result read in full is recorded, confirmed, with the
-    photo's hash; one with a flagged field is not (exit 2: enter it with ``aids meet
-    result``). Every photo is read before anything is recorded."""
+    """Each photo read, matched to its paper table and checked; its result printed, every
+    flagged field named, and what became of it. With ``--confirm`` every result is recorded,
+    confirmed, with its photo's hash, in one write — or none is: a photo that cannot be
+    read, has a flagged field, breaks the game's rules, is a second photo of one table or is
+    of a table confirmed already stops them all (exit 2, each photo's reason printed)."""
+    service = _meets()
+    info = service.info(args.meet)
+    papers = service.papers_of(args.meet)
+    photos = [_scan_photo(path, info, papers, lang) for path in args.photos]
+    if args.confirm:
+        _check_photos(photos, lang)
+    for photo in photos:
+        print(f"{photo.path}\t" + (f"{photo.status.title} ({photo.status.public_id})"
+                                    if photo.status else "—"))  # fmt: skip
+        if photo.proposed is not None:
+            values = photo.proposed.result.items()
+            print("\t" + "\t".join(f"{k}: {_shown(v)}" for k, v in values))
+            for line in photo.proposed.flagged:
+                print(f"\t{line}")
+        if photo.refused is not None:
+            print(f"\t{t('meet.scan.cli_refused', lang)}: {photo.refused}")
+    refused = sum(1 for p in photos if p.refused is not None)
+    if refused:
+        raise InvalidAction("meet/scan_none_recorded" if args.confirm else "meet/scan_unread",
+                            n=refused, of=len(photos))  # fmt: skip
+    if not args.confirm:
+        return 0
+    entries = [
+        ResultEntry(p.status.public_id, p.proposed.result, p.status.seq, p.proposed.photo_sha256)
+        for p in photos
+        if p.status is not None and p.proposed is not None
+    ]
+    for done in service.enter_results(args.meet, None, entries, confirm=True, host=True):
+        print(f"{done.title}\t{done.line(lang)}")
+    return 0
+
+
+def _scan_photo(path: Path, info: MeetInfo, papers: list[PaperStatus], lang: str) -> _Photo:
+    """One photo read and matched to its paper table; a refusal kept, not raised."""
     from aids.print.meet_slips import match, proposal
     from aids.scan import read_slip
 
-    service = _meets()
-    info = service.info(args.meet)
-    read = []
-    for path in args.photos:
-        data = inputs.read_file(path, "PHOTO", max_bytes=inputs.MAX_PHOTO_BYTES)
-        reading = read_slip(data)
-        status = match(info, service.papers_of(args.meet), reading)
-        read.append((path, status, proposal(status, reading, lang)))  # type: ignore[arg-type]
-    flagged = False
-    for path, status, proposed in read:
-        print(f"{path}\t{status.title} ({status.public_id})")
-        print("\t" + "\t".join(f"{k}: {_shown(v)}" for k, v in proposed.result.items()))
-        for line in proposed.flagged:
-            print(f"\t{line}")
-        flagged = flagged or not proposed.complete
-    if not args.confirm:
-        return 0
-    if flagged:
-        raise InvalidAction("scan/flagged_cli")
-    for _path, status, proposed in read:
-        done = service.enter_result(args.meet, None, status.public_id, proposed.result,
-                                    expected_seq=status.seq, photo=proposed.photo_sha256,
-                                    confirm=True, host=True)  # fmt: skip
-        print(done.line(lang))
-    return 0
+    photo = _Photo(path)
+    try:
+        reading = read_slip(inputs.read_file(path, "PHOTO", max_bytes=inputs.MAX_PHOTO_BYTES))
+        photo.status = match(info, papers, reading)
+        photo.proposed = proposal(photo.status, reading, lang)  # type: ignore[arg-type]
+    except AidsError as exc:
+        photo.refused = f"{exc.code}: {exc.message(lang)}"
+    return photo
+
+
+def _check_photos(photos: list[_Photo], lang: str) -> None:
+    """What would stop a photo's result being recorded, found before anything is: a flagged
+    field, the game's rules for results, a second photo of one table."""
+    seen: dict[str, int] = {}
+    for n, photo in enumerate(photos):
+        if photo.refused is not None or photo.status is None or photo.proposed is None:
+            continue
+        first = seen.setdefault(photo.status.public_id, n)
+        if first != n:
+            photo.refused = t("meet.scan.cli_twice", lang, other=str(photos[first].path))
+        elif not photo.proposed.complete:
+            photo.refused = t("meet.scan.cli_flagged", lang)
+        else:
+            try:
+                check_result(photo.status, photo.proposed.result)
+            except AidsError as exc:
+                photo.refused = f"{exc.code}: {exc.message(lang)}"
 
 
 def _shown(values: list[int | None]) -> str:

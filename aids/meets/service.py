@@ -20,11 +20,12 @@ from aids.core.errors import AidsError, Forbidden, InvalidAction, NotFound, Stor
 from aids.games.base import VIEWER
 from aids.meets.export import check_meet_document, meet_document
 from aids.meets.fields import MAX_TABLES, check_date, check_title, table_link, table_ref
-from aids.meets.papers import PaperStatus, check_entries, check_photo, check_result
+from aids.meets.paper_tables import PaperTables
+from aids.meets.papers import PaperStatus, check_entries
 from aids.meets.scoring import Scoring
 from aids.meets.standings import Standing, standings
 from aids.meets.status import TableStatus, status_of
-from aids.store.base import MeetRow, PaperBundle, PaperEntry, PaperRow, Store
+from aids.store.base import MeetRow, PaperBundle, PaperRow, Store
 from aids.tables import TableInfo, TableService
 from aids.tables.attempts import LOCAL, KeyAttempts
 from aids.tables.keys import (
@@ -59,8 +60,9 @@ def meet_info(row: MeetRow) -> MeetInfo:
                     Scoring.from_dict(row.scoring))  # fmt: skip
 
 
-class MeetService:
-    """Create, read and change events. Thread-safe as the table service it is handed."""
+class MeetService(PaperTables):
+    """Create, read and change events (their tables played on paper: ``PaperTables``).
+    Thread-safe as the table service it is handed."""
 
     def __init__(self, tables: TableService, *, key_attempts: KeyAttempts | None = None) -> None:
         self.tables = tables
@@ -149,18 +151,6 @@ class MeetService:
                 log.warning("event %s: table %s unreadable here", row.public_id, table.public_id)
         return out
 
-    def papers_of(self, public_id: object) -> list[PaperStatus]:
-        """The event's tables played on paper, in the order they were added, each with its
-        result log. A paper table of a game this tracker does not know is left out."""
-        row = self._row(public_id)
-        scoring = Scoring.from_dict(row.scoring)
-        games = self.tables.games
-        return [
-            PaperStatus(paper, tuple(entries), games[paper.kind], scoring)
-            for paper, entries in self.store.meet_papers(row.id)
-            if paper.kind in games
-        ]
-
     def standings(
         self,
         public_id: object,
@@ -222,74 +212,6 @@ class MeetService:
         row, by = self._authorise(public_id, key, host=host)
         self._room(row)
         return self.tables.create(kind, title, setup, meet_id=row.id, organiser_hash=by)
-
-    # --- tables played on paper -----------------------------------------------------------
-
-    def new_paper(
-        self, public_id: object, key: object, kind: str, title: object, setup: object, *,
-        host: bool = False,
-    ) -> PaperStatus:  # fmt: skip
-        """Add a table played on paper: its game, title and setup (the seats), checked as a
-        new table's are; it counts against the event's tables."""
-        row, by = self._authorise(public_id, key, host=host)
-        self._room(row)
-        game = self.tables.game(kind)
-        parsed = game.setup_from_dict(setup)
-        if game.paper_form(parsed, False) is None:
-            raise InvalidAction("paper/unsupported")
-        paper = PaperRow(0, new_public_id(), kind, check_title(title), now(),
-                         game.setup_to_dict(parsed))  # fmt: skip
-        stored = self.store.insert_paper(row.id, paper, by=by)
-        return PaperStatus(stored, (), game, Scoring.from_dict(row.scoring))
-
-    def paper(self, public_id: object, paper: object) -> PaperStatus:
-        """One paper table of the event by its public id (``meet/paper_not_found``)."""
-        found = next((p for p in self.papers_of(public_id) if p.public_id == paper), None)
-        if found is None:
-            raise NotFound("meet/paper_not_found")
-        return found
-
-    def enter_result(
-        self, public_id: object, key: object, paper: object, result: object, *,
-        expected_seq: int, photo: object = None, confirm: bool = False, host: bool = False,
-    ) -> PaperStatus:  # fmt: skip
-        """Enter or correct a paper table's result (checked whole by the game first; nothing
-        is written if it is refused), with the hash of the photo it was read from and, given
-        ``confirm``, the organiser's confirmation in the same write."""
-        row, by = self._authorise(public_id, key, host=host)
-        status = self.paper(row.public_id, paper)
-        clean = check_result(status, result)
-        digest = check_photo(photo)
-        who, at = ("host" if host else "organiser"), now()
-        step = "corrected" if status.latest is not None else "entered"
-        entries = [PaperEntry(expected_seq + 1, step, clean, digest, who, at)]
-        if confirm:
-            entries.append(PaperEntry(expected_seq + 2, "confirmed", None, None, who, at))
-        self.store.append_paper(row.id, status.row.id, expected_seq, entries, by=by)
-        return self.paper(row.public_id, paper)
-
-    def confirm_result(
-        self, public_id: object, key: object, paper: object, *, expected_seq: int,
-        host: bool = False,
-    ) -> PaperStatus:  # fmt: skip
-        """The organiser confirms the result in force (``paper/nothing_to_confirm`` before
-        any result or when it is confirmed already)."""
-        row, by = self._authorise(public_id, key, host=host)
-        status = self.paper(row.public_id, paper)
-        if status.latest is None or status.confirmed:
-            raise InvalidAction("paper/nothing_to_confirm")
-        entry = PaperEntry(expected_seq + 1, "confirmed", None, None,
-                           "host" if host else "organiser", now())  # fmt: skip
-        self.store.append_paper(row.id, status.row.id, expected_seq, [entry], by=by)
-        return self.paper(row.public_id, paper)
-
-    def remove_paper(self, public_id: object, key: object, paper: object, *,
-                     host: bool = False) -> None:  # fmt: skip
-        """Take a paper table out of the event, with its result log."""
-        row, by = self._authorise(public_id, key, host=host)
-        status = self.paper(row.public_id, paper)
-        if not self.store.remove_paper(row.id, status.row.id, by=by):
-            raise NotFound("meet/paper_not_found")
 
     def update(
         self,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +130,14 @@ class PaperEntry:
 
 # A paper table with its whole result log, as a meet's read and import bring it.
 PaperBundle = tuple[PaperRow, list[PaperEntry]]
+
+
+class PaperWrite(NamedTuple):
+    """Entries for one paper table's result log, written against the seq it was read at."""
+
+    paper_id: int
+    expected_seq: int
+    entries: Sequence[PaperEntry]
 
 
 class Store(Protocol):
@@ -292,6 +300,11 @@ class Store(Protocol):
         log, in one transaction that checks the paper table is the meet's
         (``NotFound("meet/paper_not_found")``), ``by`` as in ``update_meet``, and that its
         log still ends at ``expected_seq`` (``StaleState("paper/stale")``): all or none."""
+        ...
+
+    def append_papers(self, meet_id: int, writes: Sequence[PaperWrite], *, by: str | None) -> None:
+        """``append_paper`` for several paper tables of the meet in one transaction, each
+        checked as it does (no table twice: ``InvalidAction("paper/twice")``): all or none."""
         ...
 
     def remove_paper(self, meet_id: int, paper_id: int, *, by: str | None) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from aids.core.errors import InvalidAction
-from aids.store.base import PaperEntry
+from aids.store.base import PaperEntry, PaperWrite
 
 
 def check_numbered(entries: Sequence[PaperEntry], after: int) -> None:
@@ -20,3 +20,15 @@ def check_numbered(entries: Sequence[PaperEntry], after: int) -> None:
     for seq, entry in enumerate(entries, after + 1):
         if entry.seq != seq:
             raise InvalidAction("import/seq", seq=entry.seq)
+
+
+def check_writes(writes: Sequence[PaperWrite]) -> None:
+    """Several paper tables' entries written at once: each numbered on from its own seq
+    (``check_numbered``), no table twice (``InvalidAction("paper/twice")``: two writes
+    against one seq would be a stale write of the store's own making)."""
+    seen: set[int] = set()
+    for write in writes:
+        if write.paper_id in seen:
+            raise InvalidAction("paper/twice")
+        seen.add(write.paper_id)
+        check_numbered(write.entries, write.expected_seq)

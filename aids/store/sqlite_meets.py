@@ -22,11 +22,12 @@ from aids.store.base import (
     PaperBundle,
     PaperEntry,
     PaperRow,
+    PaperWrite,
     TableBundle,
     TableRow,
     replaced_after,
 )
-from aids.store.checks import check_numbered
+from aids.store.checks import check_numbered, check_writes
 from aids.store.sqlite_rows import (
     ENTRY_COLUMNS,
     MEET_COLUMNS,
@@ -197,32 +198,37 @@ class SqliteMeets:
         *,
         by: str | None,
     ) -> None:
-        check_numbered(entries, expected_seq)
+        self.append_papers(meet_id, [PaperWrite(paper_id, expected_seq, entries)], by=by)
+
+    def append_papers(self, meet_id: int, writes: Sequence[PaperWrite], *, by: str | None) -> None:
+        check_writes(writes)
         with self._write() as conn:
             organiser = _organiser(conn, meet_id)
-            in_meet = conn.execute(
-                "SELECT 1 FROM papers WHERE id = ? AND meet_id = ?", (paper_id, meet_id)
-            ).fetchone()
-            if in_meet is None:
-                raise NotFound("meet/paper_not_found")
-            _check_by(organiser, by)
-            actual = int(
-                conn.execute(
-                    "SELECT COALESCE(MAX(seq), 0) FROM paper_entries WHERE paper_id = ?",
-                    (paper_id,),
-                ).fetchone()[0]
-            )
-            if actual != expected_seq:
-                raise StaleState("paper/stale", expected=expected_seq, actual=actual)
-            try:
-                _insert_entries(conn, paper_id, entries)
-            except sqlite3.IntegrityError as exc:
-                # The write lock keeps other writers out of the check; the primary key would
-                # refuse a second writer of the same seq all the same. Any other refusal (an
-                # unknown step) is the store's fault, raised as it is.
-                if getattr(exc, "sqlite_errorname", "") != "SQLITE_CONSTRAINT_PRIMARYKEY":
-                    raise
-                raise StaleState("paper/stale", expected=expected_seq, actual=actual) from None
+            for paper_id, expected_seq, entries in writes:
+                in_meet = conn.execute(
+                    "SELECT 1 FROM papers WHERE id = ? AND meet_id = ?", (paper_id, meet_id)
+                ).fetchone()
+                if in_meet is None:
+                    raise NotFound("meet/paper_not_found")
+                _check_by(organiser, by)
+                actual = int(
+                    conn.execute(
+                        "SELECT COALESCE(MAX(seq), 0) FROM paper_entries WHERE paper_id = ?",
+                        (paper_id,),
+                    ).fetchone()[0]
+                )
+                if actual != expected_seq:
+                    raise StaleState("paper/stale", expected=expected_seq, actual=actual)
+                try:
+                    _insert_entries(conn, paper_id, entries)
+                except sqlite3.IntegrityError as exc:
+                    # The write lock keeps other writers out of the check; the primary key
+                    # would refuse a second writer of the same seq all the same. Any other
+                    # refusal (an unknown step) is the store's fault, raised as it is.
+                    if getattr(exc, "sqlite_errorname", "") != "SQLITE_CONSTRAINT_PRIMARYKEY":
+                        raise
+                    raise StaleState("paper/stale", expected=expected_seq,
+                                     actual=actual) from None  # fmt: skip
 
     def remove_paper(self, meet_id: int, paper_id: int, *, by: str | None) -> bool:
         with self._write() as conn:

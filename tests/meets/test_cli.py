@@ -71,3 +71,22 @@ def test_meet_command_refusals_exit_2_and_change_nothing(
     (tmp_path / "bad.json").write_text(json.dumps({"format": "race-night-aids/meet"}))
     bad = aids("meet", "import", str(tmp_path / "bad.json"), db=db, check=False)
     assert bad.returncode == 2 and "meet/version" in bad.stderr
+
+
+def test_set_points_alone_never_switches_a_score_event_to_placing(tmp_path: Path) -> None:
+    """Issue 26 §6: ``aids meet set --points`` on an event counting each game's score is
+    refused, naming ``--rule``; on a placing event it changes the points; with ``--rule
+    placing`` it switches, as asked."""
+    db = tmp_path / "night.sqlite3"
+    out = aids("meet", "new", "--title", "F", "--date", "2025-03-07", "--rule", "score",
+               db=db).stdout  # fmt: skip
+    pid = next(line for line in out.splitlines() if "key=" in line).split("meet=")[1][:24]
+    bad = aids("--lang", "en", "meet", "set", pid, "--points", "5,3,1", db=db, check=False)
+    assert bad.returncode == 2 and bad.stderr.startswith("meet/points_need_rule:")
+    assert "--rule placing" in bad.stderr
+    assert service_at(db).info(pid).scoring.rule == "score"
+    aids("meet", "set", pid, "--rule", "placing", "--points", "5,3,1", db=db)
+    assert service_at(db).info(pid).scoring.rule == "placing"
+    aids("meet", "set", pid, "--points", "7,4", db=db)
+    scoring = service_at(db).info(pid).scoring
+    assert scoring.rule == "placing" and tuple(scoring.points) == (7, 4)

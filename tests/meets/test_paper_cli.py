@@ -82,8 +82,8 @@ def test_slips_print_and_a_photo_scanned_from_the_command_line_is_recorded_confi
     shown = aids("--lang", "en", "meet", "scan", pid, str(good), db=db).stdout
     assert "places: 3,1,2" in shown and service_at(db).paper(pid, paper).entries == ()
     bad = aids("--lang", "en", "meet", "scan", pid, str(half), "--confirm", db=db, check=False)
-    assert bad.returncode == 2 and bad.stderr.startswith("scan/flagged_cli:")
-    assert "Ben: Place — nothing marked" in bad.stdout
+    assert bad.returncode == 2 and bad.stderr.startswith("meet/scan_none_recorded:")
+    assert "Ben: Place — nothing marked" in bad.stdout and "a field is flagged" in bad.stdout
     assert service_at(db).paper(pid, paper).entries == ()
     aids("--lang", "en", "meet", "scan", pid, str(good), "--confirm", db=db)
     done = service_at(db).paper(pid, paper)
@@ -119,3 +119,40 @@ def test_a_stored_result_a_rule_refuses_never_breaks_show_csv_or_sheet_and_is_re
     assert "1 table" in listed and "0 tables" not in listed
     removed = aids("--lang", "en", "meet", "remove", pid, paper, db=db).stdout
     assert "Paper table removed" in removed and service_at(db).papers_of(pid) == []
+
+
+def test_scan_confirm_checks_every_photo_first_and_records_all_or_none(tmp_path: Path) -> None:
+    """Issue 26 §2: a second photo breaking the game's rules (places 2, 2) used to leave the
+    first table recorded and exit 2; the same photo given twice recorded it once and then
+    failed ``paper/stale``. Now each photo says what happened, and all are recorded or none."""
+    db = tmp_path / "night.sqlite3"
+    pid, one = paper_night(db, "rally", "T1", "Aki,Ben")
+    added = aids("--lang", "en", "meet", "paper", pid, "--game", "rally", "--title", "T2",
+                 "--players", "Chie,Dai", db=db).stdout  # fmt: skip
+    two = added.strip().rsplit("(", 1)[1].rstrip(")")
+    service = service_at(db)
+    info = service.info(pid)
+    first, bad, second = tmp_path / "one.jpg", tmp_path / "bad.jpg", tmp_path / "two.jpg"
+    first.write_bytes(photo_of(slip_spec(info, service.paper(pid, one), "en"), [2, 1], [[], []]))
+    spec_two = slip_spec(info, service.paper(pid, two), "en")
+    bad.write_bytes(photo_of(spec_two, [2, 2], [[], []], seed=3))
+    second.write_bytes(photo_of(spec_two, [1, 2], [[], []], seed=4))
+
+    refused = aids("--lang", "en", "meet", "scan", pid, str(first), str(bad), "--confirm",
+                   db=db, check=False)  # fmt: skip
+    assert refused.returncode == 2 and refused.stderr.startswith("meet/scan_none_recorded:")
+    assert "1 of 2 photos" in refused.stderr
+    assert "cannot be recorded: paper/places:" in refused.stdout  # said of the bad photo alone
+    assert refused.stdout.count("cannot be recorded") == 1
+    assert [service_at(db).paper(pid, p).entries for p in (one, two)] == [(), ()]
+
+    twice = aids("--lang", "en", "meet", "scan", pid, str(first), str(first), "--confirm",
+                 db=db, check=False)  # fmt: skip
+    assert twice.returncode == 2 and "a second photo of this table" in twice.stdout
+    assert service_at(db).paper(pid, one).entries == ()
+
+    done = aids("--lang", "en", "meet", "scan", pid, str(first), str(second), "--confirm", db=db)
+    assert done.stdout.count("confirmed") == 2
+    assert [service_at(db).paper(pid, p).places() for p in (one, two)] == [(2, 1), (1, 2)]
+    again = aids("--lang", "en", "meet", "scan", pid, str(first), "--confirm", db=db, check=False)
+    assert again.returncode == 2 and "scan/confirmed" in again.stdout  # nothing twice

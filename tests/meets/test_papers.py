@@ -275,3 +275,46 @@ def test_an_import_stores_a_result_in_the_form_the_service_stores(
     imported = meets.import_(doc)
     [entry] = meets.papers_of(imported.public_id)[0].entries
     assert entry.result == result  # numbers as numbers, as the service stores them
+
+
+def test_several_results_are_entered_in_one_write_or_none(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    """Issue 26 §2: every result checked first, a table named twice refused, then one write."""
+    from aids.meets.paper_tables import ResultEntry
+
+    one, two = add_paper(meets, meet), add_paper(meets, meet)
+    good = ResultEntry(one.public_id, {"places": [1, 2, 3]}, 0)
+    with pytest.raises(AidsError) as refused:
+        bad = ResultEntry(two.public_id, {"places": [2, 2, 3]}, 0)
+        meets.enter_results(meet[0], meet[1], [good, bad])
+    assert refused.value.code == "paper/places"
+    with pytest.raises(AidsError) as twice:
+        meets.enter_results(meet[0], meet[1], [good, good])
+    assert twice.value.code == "paper/twice"
+    assert [p.entries for p in meets.papers_of(meet[0])] == [(), ()]
+    done = meets.enter_results(meet[0], meet[1],
+                               [good, ResultEntry(two.public_id, {"places": [3, 1, 2]}, 0)],
+                               confirm=True)  # fmt: skip
+    assert [(p.places(), p.confirmed) for p in done] == [((1, 2, 3), True), ((3, 1, 2), True)]
+
+
+def test_the_same_result_entered_again_is_not_logged_as_a_correction(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    """Issue 26 §6: entering the result in force again adds nothing (asked to confirm, only
+    the confirmation); a real change is a correction."""
+    paper = add_paper(meets, meet)
+    meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [1, 2, 3]}, expected_seq=0)
+    again = meets.enter_result(meet[0], meet[1], paper.public_id, {"places": ["1", "2", "3"]},
+                               expected_seq=1)  # fmt: skip
+    assert [e.step for e in again.entries] == ["entered"]
+    confirmed = meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [1, 2, 3]},
+                                   expected_seq=1, confirm=True)  # fmt: skip
+    assert [e.step for e in confirmed.entries] == ["entered", "confirmed"]
+    same = meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [1, 2, 3]},
+                              expected_seq=2, confirm=True)  # fmt: skip
+    assert same.entries == confirmed.entries
+    changed = meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [1, 3, 2]},
+                                 expected_seq=2)  # fmt: skip
+    assert [e.step for e in changed.entries] == ["entered", "confirmed", "corrected"]

@@ -353,3 +353,30 @@ def test_an_entry_racing_the_removal_of_its_paper_table_is_refused_or_removed_wi
         assert won + len(errors) == 2
         assert all(isinstance(e, NotFound) and e.code == "meet/paper_not_found" for e in errors)
         assert store.meet_papers(meet.id) == []
+
+
+def test_append_papers_writes_every_tables_entries_in_one_transaction_or_none(
+    store: Store, meet: MeetRow, paper: PaperRow
+) -> None:
+    """Issue 26 §2: several paper tables' results in one write (``aids meet scan --confirm``
+    of many photos): a stale seq on the last table leaves the first untouched too."""
+    from aids.store.base import PaperWrite
+
+    other = store.insert_paper(meet.id, replace(paper_row(), public_id="Q" * 24), by=ORGANISER)
+    store.append_paper(meet.id, other.id, 0, [entered(1)], by=ORGANISER)
+    before = store.meet_papers(meet.id)
+    stale = [PaperWrite(paper.id, 0, [entered(1)]), PaperWrite(other.id, 0, [entered(1)])]
+    with pytest.raises(StaleState):
+        store.append_papers(meet.id, stale, by=ORGANISER)
+    assert store.meet_papers(meet.id) == before
+    with pytest.raises(InvalidAction) as twice:
+        twice_over = [
+            PaperWrite(paper.id, 0, [entered(1)]),
+            PaperWrite(paper.id, 1, [confirmed(2)]),
+        ]
+        store.append_papers(meet.id, twice_over, by=None)
+    assert twice.value.code == "paper/twice" and store.meet_papers(meet.id) == before
+    both = [PaperWrite(paper.id, 0, [entered(1)]), PaperWrite(other.id, 1, [confirmed(2)])]
+    store.append_papers(meet.id, both, by=ORGANISER)
+    logs = {row.id: [e.step for e in entries] for row, entries in store.meet_papers(meet.id)}
+    assert logs == {paper.id: ["entered"], other.id: ["entered", "confirmed"]}
