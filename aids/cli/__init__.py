@@ -22,6 +22,7 @@ from aids.cli.common import (
     write_output,
 )
 from aids.cli.meet import meet_parser
+from aids.cli.parser import Parser, asked_lang, speaking
 from aids.core import inputs
 from aids.core.errors import AidsError, InvalidAction, NotFound
 from aids.core.i18n import LANGS, normalise_lang, t
@@ -49,9 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     Every input (base URL, paths, role, key, language, the files read) is checked before the
     command's first write, so a refused command has changed nothing."""
     _tolerant_streams()
-    lang = normalise_lang(os.environ.get("AIDS_LANG"))
+    words = sys.argv[1:] if argv is None else argv
+    lang = asked_lang(words)  # --lang anywhere, else AIDS_LANG: the help and errors speak it
     try:
-        args = _parser().parse_args(argv)
+        with speaking(lang):
+            args = _parser(lang).parse_args(words)
         lang = normalise_lang(args.lang or lang)
         return int(args.run(args, lang) or 0)
     except AidsError as exc:
@@ -75,106 +78,81 @@ def _tolerant_streams() -> None:
                 reconfigure(errors="backslashreplace")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="aids", description="Race-night table aids")
-    parser.add_argument("--lang", choices=LANGS, help="language of messages (default: ja)")
+def _parser(lang: str) -> argparse.ArgumentParser:
+    """The ``aids`` parser, its help in ``lang`` (build it inside ``speaking(lang)``)."""
+    parser = Parser(prog="aids", description=t("cli.description", lang))
+    parser.add_argument("--lang", choices=LANGS, help=t("cli.lang", lang))
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
     kinds = list(registry.entries())
 
-    serve = sub.add_parser("serve", help="start the Streamlit tracker")
-    serve.add_argument("--port", type=_port, default=None, help="default: AIDS_PORT or 8501")
-    serve.add_argument("--address", default="0.0.0.0", help="listen address (0.0.0.0 = LAN)")
+    serve = sub.add_parser("serve", help=t("cli.cmd.serve", lang))
+    serve.add_argument("--port", type=_port, default=None, help=t("cli.arg.port", lang))
+    serve.add_argument("--address", default="0.0.0.0", help=t("cli.arg.address", lang))
     serve.set_defaults(run=_serve)
 
-    prn = _printing(sub, "print", "render a printable PDF into output/", kinds)
-    prn.add_argument(
-        "--seat-links",
-        action="store_true",
-        help="issue every seat a new private link and print it on its page (old links stop)",
-    )
+    prn = _printing(sub, "print", t("cli.cmd.print", lang), kinds, lang)
+    prn.add_argument("--seat-links", action="store_true", help=t("cli.arg.seat_links", lang))
     prn.set_defaults(run=_print)
 
-    crd = _printing(sub, "cards", "the rule cards (A6 4-up) or the one-page summary", kinds,
-                    paper=False)  # fmt: skip
+    crd = _printing(sub, "cards", t("cli.cmd.cards", lang), kinds, lang, paper=False)
     crd.add_argument("--format", choices=["cards", "summary"], default="cards")
     crd.set_defaults(run=_cards)
-    pack = _printing(sub, "pack", "a table's game-night PDF: its sheets and rule cards", kinds)
+    pack = _printing(sub, "pack", t("cli.cmd.pack", lang), kinds, lang)
     pack.set_defaults(run=_pack)
     for cmd in (crd, pack):
-        cmd.add_argument(
-            "--duplex",
-            action="store_true",
-            help="rule cards front and back (--sheet-lang both): the first language on the"
-            " fronts, the other behind it; print double-sided, flipping on the long edge",
-        )
-    new = sub.add_parser("new", help="create a table and print its links")
+        cmd.add_argument("--duplex", action="store_true", help=t("cli.arg.duplex", lang))
+    new = sub.add_parser("new", help=t("cli.cmd.new", lang))
     new.add_argument("game", choices=kinds)
     new.add_argument("--title", required=True)
-    new.add_argument("--player", action="append", required=True, help="repeat, in seat order")
+    new.add_argument("--player", action="append", required=True, help=t("cli.arg.player", lang))
     new.add_argument("--base-url")
     new.set_defaults(run=_new)
 
-    exp = sub.add_parser("export", help="write a table as JSON")
-    exp.add_argument("table", help="public id")
-    exp.add_argument("-o", "--output", type=Path, help="file (default: standard output)")
+    exp = sub.add_parser("export", help=t("cli.cmd.export", lang))
+    exp.add_argument("table", help=t("cli.arg.table_id", lang))
+    exp.add_argument("-o", "--output", type=Path, help=t("cli.arg.output", lang))
     exp.set_defaults(run=_export)
 
-    imp = sub.add_parser("import", help="add a table from an exported JSON file")
+    imp = sub.add_parser("import", help=t("cli.cmd.import", lang))
     imp.add_argument("file", type=Path)
     imp.set_defaults(run=_import)
 
-    key = sub.add_parser("key", help="rotate, revoke or list a table's links (host only)")
+    key = sub.add_parser("key", help=t("cli.cmd.key", lang))
     key.add_argument("action", choices=["rotate", "revoke", "list"])
-    key.add_argument("table", help="public id")
-    key.add_argument(
-        "--role",
-        help="referee (the default for rotate) or seat:N (0-based); list: only this role's keys",
-    )
-    key.add_argument("--base-url", help="URL phones use to reach the tracker (rotate)")
+    key.add_argument("table", help=t("cli.arg.table_id", lang))
+    key.add_argument("--role", help=t("cli.arg.role", lang))
+    key.add_argument("--base-url", help=t("cli.arg.rotate_base_url", lang))
     key.set_defaults(run=_key)
 
     rec = sub.add_parser(
-        "record",
-        help="record actions from a file, one JSON action per line",
-        description="Record actions from a file, one JSON action per line, with the referee's"
-        " (or a seat's) key. Give the key in the environment variable AIDS_KEY, or in a file"
-        " with --key-file PATH (--key-file - reads it from standard input); --key KEY works"
-        " too, but other users of this machine can see it in the process list.",
+        "record", help=t("cli.cmd.record", lang), description=t("cli.arg.record_description", lang)
     )
-    rec.add_argument("table", help="public id")
-    rec.add_argument("file", type=Path, help="JSON lines file ('-' for standard input)")
-    rec.add_argument(
-        "--key",
-        help="the key itself: visible to other users of this machine (ps); prefer AIDS_KEY"
-        " or --key-file",
-    )
-    rec.add_argument(
-        "--key-file",
-        type=Path,
-        help="a file holding the key ('-': standard input); else AIDS_KEY is read",
-    )
+    rec.add_argument("table", help=t("cli.arg.table_id", lang))
+    rec.add_argument("file", type=Path, help=t("cli.arg.record_file", lang))
+    rec.add_argument("--key", help=t("cli.arg.key", lang))
+    rec.add_argument("--key-file", type=Path, help=t("cli.arg.key_file", lang))
     rec.set_defaults(run=_record)
 
-    report = _printing(sub, "report", "a table's post-game report: results, chart, record", kinds)
+    report = _printing(sub, "report", t("cli.cmd.report", lang), kinds, lang)
     report.set_defaults(run=_report)
-    bench = sub.add_parser("bench", help="run the performance benchmarks (prints ratios)")
+    bench = sub.add_parser("bench", help=t("cli.cmd.bench", lang))
     bench.set_defaults(run=_bench)
-    meet_parser(sub)
+    meet_parser(sub, lang)
     return parser
 
 
 def _printing(
-    sub: Any, name: str, help_text: str, kinds: list[str], *, paper: bool = True
+    sub: Any, name: str, help_text: str, kinds: list[str], lang: str, *, paper: bool = True
 ) -> argparse.ArgumentParser:
     """A printing command with the options they all take."""
     cmd: argparse.ArgumentParser = sub.add_parser(name, help=help_text)
     cmd.add_argument("game", choices=kinds)
-    cmd.add_argument("--table", help="public id of a table (omit for blank sheets)")
+    cmd.add_argument("--table", help=t("cli.arg.print_table", lang))
     cmd.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
     if paper:
         cmd.add_argument("--paper", choices=["a4", "letter", "a3"], default="a4")
-    cmd.add_argument("--base-url", help="URL phones use to reach the tracker (AIDS_PUBLIC_URL)")
-    cmd.add_argument("--out", type=Path, help="output folder (default: output/)")
+    cmd.add_argument("--base-url", help=t("cli.arg.base_url", lang))
+    cmd.add_argument("--out", type=Path, help=t("cli.arg.out", lang))
     return cmd
 
 

@@ -31,66 +31,61 @@ if TYPE_CHECKING:
 FIELD_KEYS = ("points", "money", "prize", "column")  # the numbers a paper result may ask
 
 
-def meet_parser(sub: Any) -> None:
+def meet_parser(sub: Any, lang: str) -> None:
     """``aids meet …``: events of many tables, as the host (no organiser key is asked: whoever
-    runs the command holds the data)."""
-    meet = sub.add_parser("meet", help="events of many tables: create, add tables, standings")
+    runs the command holds the data); its help in ``lang``."""
+    meet = sub.add_parser("meet", help=t("cli.cmd.meet", lang))
     msub = meet.add_subparsers(required=True, metavar="ACTION")
-    new = msub.add_parser("new", help="create an event and print its links")
+    meet_id = t("cli.meet.meet_id", lang)
+    new = msub.add_parser("new", help=t("cli.meet.new", lang))
     new.add_argument("--title", required=True)
-    new.add_argument("--date", required=True, help="YYYY-MM-DD")
+    new.add_argument("--date", required=True, help=t("cli.meet.date", lang))
     new.add_argument("--rule", choices=["placing", "score"], default="placing")
-    new.add_argument("--points", help="placing points, first place first (default 10,6,4,3,2,1)")
+    new.add_argument("--points", help=t("cli.meet.points_new", lang))
     new.add_argument("--base-url")
     new.set_defaults(run=_meet_new)
-    lst = msub.add_parser("list", help="every event, newest night first")
+    lst = msub.add_parser("list", help=t("cli.meet.list", lang))
     lst.set_defaults(run=_meet_list)
     for name, help_text, run in (
-        ("add", "put a table (its public id: the host needs no key) in the event", _meet_add),
-        (
-            "remove",
-            "take a table out of the event (the table stays); a paper table is"
-            " removed with its result",
-            _meet_remove,
-        ),
+        ("add", t("cli.meet.add", lang), _meet_add),
+        ("remove", t("cli.meet.remove", lang), _meet_remove),
     ):
         cmd = msub.add_parser(name, help=help_text)
-        cmd.add_argument("meet", help="the event's public id")
-        cmd.add_argument("table", help="the table's public id or link")
+        cmd.add_argument("meet", help=meet_id)
+        cmd.add_argument("table", help=t("cli.meet.table", lang))
         cmd.set_defaults(run=run)
-    show = msub.add_parser("show", help="the standings and the tables, as text")
-    show.add_argument("meet", help="the event's public id")
+    show = msub.add_parser("show", help=t("cli.meet.show", lang))
+    show.add_argument("meet", help=meet_id)
     show.set_defaults(run=_meet_show)
-    set_ = msub.add_parser("set", help="change the title, the date or the scoring rule")
-    set_.add_argument("meet", help="the event's public id")
+    set_ = msub.add_parser("set", help=t("cli.meet.set", lang))
+    set_.add_argument("meet", help=meet_id)
     set_.add_argument("--title")
-    set_.add_argument("--date", help="YYYY-MM-DD")
+    set_.add_argument("--date", help=t("cli.meet.date", lang))
     set_.add_argument("--rule", choices=["placing", "score"])
-    set_.add_argument("--points", help="placing points, first place first")
+    set_.add_argument("--points", help=t("cli.meet.points_set", lang))
     set_.set_defaults(run=_meet_set)
     for name, help_text, run in (
-        ("pack", "the event print pack: every table's sheets, then the standings", _meet_pack),
-        ("sheet", "the event standings sheet alone", _meet_sheet),
+        ("pack", t("cli.meet.pack", lang), _meet_pack),
+        ("sheet", t("cli.meet.sheet", lang), _meet_sheet),
     ):
         cmd = msub.add_parser(name, help=help_text)
-        cmd.add_argument("meet", help="the event's public id")
+        cmd.add_argument("meet", help=meet_id)
         cmd.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
         cmd.add_argument("--paper", choices=["a4", "letter", "a3"], default="a4")
-        cmd.add_argument("--base-url", help="URL phones use to reach the tracker")
-        cmd.add_argument("--out", type=Path, help="output folder (default: output/)")
+        cmd.add_argument("--base-url", help=t("cli.meet.base_url", lang))
+        cmd.add_argument("--out", type=Path, help=t("cli.arg.out", lang))
         cmd.set_defaults(run=run)
-    exp = msub.add_parser("export", help="write the event and all its tables as one JSON file")
-    exp.add_argument("meet", help="the event's public id")
-    exp.add_argument("-o", "--output", type=Path, help="file (default: standard output)")
-    exp.add_argument("--csv", choices=["standings", "results"],
-                     help="the standings, or every table's result, as CSV instead")  # fmt: skip
+    exp = msub.add_parser("export", help=t("cli.meet.export", lang))
+    exp.add_argument("meet", help=meet_id)
+    exp.add_argument("-o", "--output", type=Path, help=t("cli.arg.output", lang))
+    exp.add_argument("--csv", choices=["standings", "results"], help=t("cli.meet.csv", lang))
     exp.set_defaults(run=_meet_export)
-    _paper_parsers(msub)
-    imp = msub.add_parser("import", help="add an event and its tables from an export (all or none)")
+    _paper_parsers(msub, lang)
+    imp = msub.add_parser("import", help=t("cli.meet.import", lang))
     imp.add_argument("file", type=Path)
     imp.set_defaults(run=_meet_import)
-    key = msub.add_parser("key", help="a new organiser link (the old one stops)")
-    key.add_argument("meet", help="the event's public id")
+    key = msub.add_parser("key", help=t("cli.meet.key", lang))
+    key.add_argument("meet", help=meet_id)
     key.add_argument("--base-url")
     key.set_defaults(run=_meet_key)
 
@@ -245,39 +240,38 @@ def _meet_export(args: argparse.Namespace, lang: str) -> int:
 # --- tables played on paper -------------------------------------------------------------------
 
 
-def _paper_parsers(msub: Any) -> None:
-    paper = msub.add_parser("paper", help="add a table played on paper (its result entered later)")
-    paper.add_argument("meet", help="the event's public id")
+def _paper_parsers(msub: Any, lang: str) -> None:
+    meet_id, paper_id = t("cli.meet.meet_id", lang), t("cli.meet.paper_id", lang)
+    paper = msub.add_parser("paper", help=t("cli.meet.paper", lang))
+    paper.add_argument("meet", help=meet_id)
     paper.add_argument("--game", required=True, choices=list(registry.entries()))
     paper.add_argument("--title", required=True)
-    paper.add_argument("--players", required=True, help="names in seat order, comma-separated")
+    paper.add_argument("--players", required=True, help=t("cli.meet.players", lang))
     paper.set_defaults(run=_meet_paper)
-    result = msub.add_parser("result", help="enter or correct a paper table's result")
-    result.add_argument("meet", help="the event's public id")
-    result.add_argument("paper", help="the paper table's public id")
-    result.add_argument("--places", required=True, help="each seat's place, e.g. 2,1,3")
-    for key in FIELD_KEYS:
-        unit = " (in $K)" if key == "prize" else ""
-        result.add_argument(f"--{key}", help=f"each seat's {key}{unit}, comma-separated")
-    result.add_argument("--confirm", action="store_true", help="and confirm it (checked)")
+    result = msub.add_parser("result", help=t("cli.meet.result", lang))
+    result.add_argument("meet", help=meet_id)
+    result.add_argument("paper", help=paper_id)
+    result.add_argument("--places", required=True, help=t("cli.meet.places", lang))
+    for key in FIELD_KEYS:  # cli.meet.result_points, …_money, …_prize, …_column
+        result.add_argument(f"--{key}", help=t(f"cli.meet.result_{key}", lang))
+    result.add_argument("--confirm", action="store_true", help=t("cli.meet.result_confirm", lang))
     result.set_defaults(run=_meet_result)
-    confirm = msub.add_parser("confirm", help="confirm a paper table's result")
-    confirm.add_argument("meet", help="the event's public id")
-    confirm.add_argument("paper", help="the paper table's public id")
+    confirm = msub.add_parser("confirm", help=t("cli.meet.confirm", lang))
+    confirm.add_argument("meet", help=meet_id)
+    confirm.add_argument("paper", help=paper_id)
     confirm.set_defaults(run=_meet_confirm)
-    slips = msub.add_parser("slips", help="print the result slips of the paper tables")
-    slips.add_argument("meet", help="the event's public id")
-    slips.add_argument("--table", help="one paper table's public id (default: every one)")
+    slips = msub.add_parser("slips", help=t("cli.meet.slips", lang))
+    slips.add_argument("meet", help=meet_id)
+    slips.add_argument("--table", help=t("cli.meet.slips_table", lang))
     slips.add_argument("--sheet-lang", choices=[*LANGS, "both"], default="both")
     slips.add_argument("--paper", choices=["a5", "a4"], default="a5",
-                       help="a5: one slip a page; a4: two to a sheet, to cut")  # fmt: skip
-    slips.add_argument("--out", type=Path, help="output folder (default: output/)")
+                       help=t("cli.meet.slips_paper", lang))  # fmt: skip
+    slips.add_argument("--out", type=Path, help=t("cli.arg.out", lang))
     slips.set_defaults(run=_meet_slips)
-    scan = msub.add_parser("scan", help="read photos of filled result slips")
-    scan.add_argument("meet", help="the event's public id")
-    scan.add_argument("photos", nargs="+", type=Path, help="JPEG or PNG photos, one slip each")
-    scan.add_argument("--confirm", action="store_true",
-                      help="record each result read in full, confirmed")  # fmt: skip
+    scan = msub.add_parser("scan", help=t("cli.meet.scan", lang))
+    scan.add_argument("meet", help=meet_id)
+    scan.add_argument("photos", nargs="+", type=Path, help=t("cli.meet.photos", lang))
+    scan.add_argument("--confirm", action="store_true", help=t("cli.meet.scan_confirm", lang))
     scan.set_defaults(run=_meet_scan)
 
 
