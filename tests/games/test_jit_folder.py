@@ -29,6 +29,7 @@ from aids.core.i18n import catalogue
 from aids.games import jit
 from aids.games.jit_folder import UnsafeFolder
 from aids.paths import ROOT
+from tests.games.test_jit_cache import LOOP, RUN  # the same loop over a helper
 
 pytestmark = pytest.mark.skipif(not jit.AVAILABLE, reason="Numba is a dependency")
 as_root = pytest.mark.skipif(
@@ -191,30 +192,6 @@ from aids.games.jit import compiled
 @compiled
 def step() -> int:
     return 2
-"""
-
-LOOP = """
-from aids.games.jit import compiled
-from loops.helper import step
-
-
-@compiled
-def total(n: int) -> int:
-    out = 0
-    for _ in range(n):
-        out += step()
-    return out
-"""
-
-RUN = """
-import json, sys
-from pathlib import Path
-import aids.games.jit as jit
-jit.SOURCES = (Path(sys.argv[1]),)
-jit.cache_dir.cache_clear()
-from loops.main import total
-print(json.dumps({"total": total(3), "hits": sum(total.stats.cache_hits.values()),
-                  "dir": str(jit.cache_dir())}))
 """
 
 
