@@ -3,7 +3,9 @@ slip straight, and read every bubble against the paper's own brightness around i
 
 The steps, each an OpenCV or numpy call over the whole image (no loops over pixels):
 
-1. decode the photo (its size checked from the header first: ``scan/not_image``); refuse
+1. decode the photo, only a JPEG or a PNG by its first bytes (``formats``: another kind is
+   ``scan/format``, naming it), its size checked from the header first
+   (``scan/not_image``); refuse
    one too dark to read (``scan/too_dark``);
 2. find the four ArUco corner markers on a copy at most ``DETECT_SIDE`` pixels long (a
    second, tolerant look if one is missing; with three found, the fourth is sought once
@@ -42,6 +44,7 @@ import zxingcpp
 from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.print.slip_layout import Layout, Payload, Shape, event_tag, layout_of, parse_payload
+from aids.scan.formats import READ, kind_of
 from aids.scan.reading import INK, SlipReading, read_fields
 
 DETECT_SIDE = 1600  # markers are found on a copy this long at most: 9 mm ≥ 45 px
@@ -84,8 +87,8 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
     None). The caller checks the table (``table_id``) and the check value against its own
     ``slip_check(spec)``, and that the slip is not already confirmed.
 
-    Raises: ``PhotoRefused`` with ``scan/not_image``, ``scan/too_dark``, ``scan/no_slip``,
-    ``scan/half_slip``, ``scan/not_flat``, ``scan/no_code``, ``scan/payload``,
+    Raises: ``PhotoRefused`` with ``scan/not_image``, ``scan/format``, ``scan/too_dark``,
+    ``scan/no_slip``, ``scan/half_slip``, ``scan/not_flat``, ``scan/no_code``, ``scan/payload``,
     ``scan/other_event``, ``scan/too_blurred``.
     """
     photo = decode(image_bytes)
@@ -146,8 +149,15 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
 
 
 def decode(image_bytes: bytes) -> Image:
-    """The photo as BGR pixels, or ``scan/not_image``."""
+    """The photo as BGR pixels: only a JPEG or a PNG, judged by its first bytes (OpenCV and
+    Pillow would decode GIF, TIFF, WebP, AVIF or BMP too); another picture's kind is named
+    (``scan/format``), anything else is ``scan/not_image``."""
     if not isinstance(image_bytes, (bytes, bytearray)) or len(image_bytes) < 16:
+        raise PhotoRefused("scan/not_image")
+    kind = kind_of(image_bytes)
+    if kind is not None and kind not in READ:
+        raise PhotoRefused("scan/format", format=kind)
+    if kind is None:
         raise PhotoRefused("scan/not_image")
     if len(image_bytes) > MAX_BYTES or _pixels(image_bytes) > MAX_PIXELS:
         raise PhotoRefused("scan/not_image")  # measured from the header, before decoding
