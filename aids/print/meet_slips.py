@@ -11,8 +11,13 @@ that may be below zero gets two digits, and a value below zero is entered by han
 
 ``match`` takes a read photo (``aids.scan.read_slip``) to the event's table it belongs to and
 refuses it with a clear message when it is not one of this event's paper tables, when the
-slip was printed for other players or another shape (its check value), or when the table's
-result is confirmed already. ``proposal`` gives the values read, each flagged field left
+code's shape (seats, numbers and their digits) is not the one the table's slip has now
+(``scan/shape``: the check value alone does not cover it, since a code could carry the right
+check with another shape), when the slip was printed for other players (its check value), or
+when the table's result is confirmed already. Every slip ever printed carries its shape in
+its code (``aids-slip:1`` always had it), so an older slip reads whenever its shape is the
+table's slip's now; one printed before the table's form changed is refused: print the slip
+again or type the result. ``proposal`` gives the values read, each flagged field left
 empty and named: nothing is guessed, and nothing is stored until the organiser confirms.
 """
 
@@ -77,14 +82,18 @@ def event_slips(
 def match(meet: MeetInfo, papers: Sequence[PaperStatus], reading: SlipReading) -> PaperStatus:
     """The paper table a read slip belongs to: ``scan/other_event`` for a slip of another
     event, ``scan/other_table`` for a table this event does not play on paper,
-    ``scan/check`` for a slip printed for other players or fields, ``scan/confirmed`` for a
-    table whose result is confirmed already (a correction is typed by hand)."""
+    ``scan/shape`` for a code of another layout than the table's slip, ``scan/check`` for a
+        slip printed for other players or fields, ``scan/confirmed`` for a table whose result is
+    confirmed already (a correction is typed by hand)."""
     if reading.event_tag != event_tag(meet.public_id):
         raise InvalidAction("scan/other_event")
     status = next((p for p in papers if p.public_id == reading.table_id), None)
     if status is None:
         raise InvalidAction("scan/other_table")
-    if reading.check != slip_check(slip_spec(meet, status, "en")):
+    spec = slip_spec(meet, status, "en")
+    if reading.shape != spec.shape:  # read on another layout: its bubbles are not this form's
+        raise InvalidAction("scan/shape", title=status.title)
+    if reading.check != slip_check(spec):
         raise InvalidAction("scan/check", title=status.title)
     if status.confirmed:
         raise InvalidAction("scan/confirmed", title=status.title)

@@ -17,7 +17,7 @@ from aids.core.i18n import t
 from aids.meets import MeetService, Scoring
 from aids.meets.papers import PaperStatus
 from aids.print.meet_slips import event_slips, match, proposal, slip_spec
-from aids.print.slips import SlipSpec
+from aids.print.slips import SlipSpec, slip_check
 from aids.registry import engines
 from aids.scan import read_slip
 from aids.store.sqlite import SqliteStore
@@ -194,3 +194,41 @@ def test_the_event_pack_ends_with_each_paper_tables_slip_that_reads_back(
         image = page.render(scale=3).to_pil()
         [code] = zxingcpp.read_barcodes(image)
         assert parse_payload(code.text).table_id == status.public_id
+
+
+def test_a_code_with_the_tables_check_but_another_shape_is_refused(meets: MeetService) -> None:
+    """Rule (issue 26 §3): the QR code's shape (seats, numbers asked) must be the table's.
+    A crafted code with the right table and check value but a shorter money field (three
+    digits, no prize money) was read on the wrong layout; it is refused, naming the table."""
+    import numpy as np
+
+    from aids.print.qr import matrix
+    from aids.print.slip_layout import PREFIX, event_tag, layout
+    from aids.print.slips import NumberField
+    from tests.scan.photos import fill_mark, photograph, rendered
+
+    info, key = meets.create("Night", "2025-03-07", Scoring("score"))
+    status = paper(meets, (info.public_id, key), "gn", ["Aki", "Ben", "Chie", "Dai"])
+    spec = slip_spec(info, status, "en")
+    crafted = SlipSpec(spec.event_id, spec.event_title, spec.table_id, spec.table_label, "gn",
+                       "en", spec.players, 4, (NumberField("Money", 3),))  # fmt: skip
+    text = f"{PREFIX}{spec.table_id}:{event_tag(info.public_id)}:{slip_check(spec)}:4.4.3"
+    dpi = 150
+    image = rendered(crafted, dpi).copy()
+    x, y, side = (v * dpi / 72 for v in layout(crafted).qr)
+    cells = np.array(matrix(text), dtype=np.uint8)
+    n = round(side)
+    code = np.where(np.kron(cells, np.ones((64, 64), np.uint8)) > 0, 0, 255).astype(np.uint8)
+    import cv2
+
+    square = cv2.resize(code, (n, n), interpolation=cv2.INTER_AREA)
+    image[round(y) : round(y) + n, round(x) : round(x) + n] = square[:, :, None]
+    rng = np.random.default_rng(2)
+    for row in layout(crafted).rows:
+        fill_mark(image, row.bubbles[1], dpi / 72, rng, (20, 20, 20))
+    reading = read_slip(photograph(image, SMALL, rng))
+    assert reading.check == slip_check(spec) and reading.shape != spec.shape
+    with pytest.raises(AidsError) as refused:
+        match(info, meets.papers_of(info.public_id), reading)
+    assert refused.value.code == "scan/shape"
+    assert "gn slip" in refused.value.message("en") and "gn slip" in refused.value.message("ja")
