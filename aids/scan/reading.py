@@ -5,7 +5,7 @@ A field is a player's place or one of their numbers. Each of its rows (the place
 row per digit) is read from its bubbles' scores (``reader.bubble_coverage``): the ink's
 coverage of the four least covered sectors of the circle's inside, 90° apart. A fill covers
 them all; a cross through the circle, the slip's way to cancel a mark, leaves them between
-its arms. Measured on 100 generated photos (``tests/scan/photos.py``): fills score 0.50 at
+its arms. Measured on 100 generated photos (``aids/bench/slip_photos.py``): fills score 0.50 at
 the least (99 % above 0.74); the next best bubble of a row, a cross or a blank, 0.27 at the
 most (a blank about 0). So one row reads
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from aids.bench.slip_photos import EVENT, FULL, PHONE, SMALL, photo, specs
 from aids.scan import Mark, read_slip
-from tests.scan.photos import EVENT, FULL, PHONE, SMALL, photo, specs
 
 CAMPAIGN = [(seed, SMALL) for seed in range(300)] + [(300 + s, PHONE) for s in range(6)]
 CAMPAIGN += [(400 + s, FULL) for s in range(2)]

@@ -8,9 +8,9 @@ import io
 import PIL.Image
 import pytest
 
+from aids.bench.slip_photos import EVENT, SMALL, photo, specs
 from aids.scan import PhotoRefused, read_slip
 from aids.scan.formats import kind_of
-from tests.scan.photos import EVENT, SMALL, photo, specs
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from aids.bench.slip_photos import SMALL, marked
 from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.meets import MeetService, Scoring
@@ -22,7 +23,6 @@ from aids.registry import engines
 from aids.scan import read_slip
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.scan.photos import SMALL, marked
 
 NAMES = {"derby": 3, "ekiden": 5, "gn": 6, "rally": 6}
 
@@ -202,10 +202,10 @@ def test_a_code_with_the_tables_check_but_another_shape_is_refused(meets: MeetSe
     digits, no prize money) was read on the wrong layout; it is refused, naming the table."""
     import numpy as np
 
+    from aids.bench.slip_photos import fill_mark, photograph, rendered
     from aids.print.qr import matrix
     from aids.print.slip_layout import PREFIX, event_tag, layout
     from aids.print.slips import NumberField
-    from tests.scan.photos import fill_mark, photograph, rendered
 
     info, key = meets.create("Night", "2025-03-07", Scoring("score"))
     status = paper(meets, (info.public_id, key), "gn", ["Aki", "Ben", "Chie", "Dai"])

@@ -11,10 +11,7 @@ import numpy as np
 import pytest
 import qrcode
 
-from aids.core.i18n import t
-from aids.print.slips import slip_check
-from aids.scan import Mark, PhotoRefused, read_slip
-from tests.scan.photos import (
+from aids.bench.slip_photos import (
     EVENT,
     OTHER_EVENT,
     PHONE,
@@ -26,6 +23,9 @@ from tests.scan.photos import (
     scene,
     specs,
 )
+from aids.core.i18n import t
+from aids.print.slips import slip_check
+from aids.scan import Mark, PhotoRefused, read_slip
 
 
 def refusal(jpeg: bytes, expected: str | None = EVENT) -> PhotoRefused:

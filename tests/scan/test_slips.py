@@ -13,11 +13,11 @@ import pytest
 import zxingcpp
 from pypdf import PdfReader
 
+from aids.bench.slip_photos import EVENT, rendered, specs
 from aids.core.errors import InvalidAction
 from aids.print import slips
 from aids.print.slips import NumberField, Shape, layout, parse_payload, payload
 from aids.scan import Mark, read_slip, reader
-from tests.scan.photos import EVENT, rendered, specs
 
 TABLE = "TaBlE3cdEfGhIjKlMnOpQrSt"
 
