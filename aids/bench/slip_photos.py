@@ -222,11 +222,14 @@ def photograph(slip: Image, size: tuple[int, int], rng: np.random.Generator, *,
                turn: float = 30.0, fraction: tuple[float, float] = (0.7, 0.92),
                blur: tuple[float, float] = (0.2, 1.0), quality: tuple[int, int] = (60, 92),
                crop: float = 0.0, light: float = 1.0,
+               glare: tuple[float, float, float] | None = None,
                log: list[str] | None = None) -> bytes:  # fmt: skip
     """The slip laid on a table and photographed: ``turn`` degrees at most, filling a
     ``fraction`` of the frame's height, blurred by ``blur`` px (a range), JPEG at ``quality``;
     ``crop`` > 0 pushes the slip down out of the frame by that share of the frame's height;
-    ``light`` scales all the light. What was done is appended to ``log``."""
+    ``light`` scales all the light; ``glare`` (x, y, radius as shares of the slip's width,
+    height and height) puts a lamp's reflection there, white to the sensor's limit in its
+    middle. What was done is appended to ``log``."""
     log = [] if log is None else log
     w, h = size
     sh, sw = slip.shape[:2]
@@ -252,6 +255,9 @@ def photograph(slip: Image, size: tuple[int, int], rng: np.random.Generator, *,
                         borderMode=cv2.BORDER_TRANSPARENT)  # fmt: skip
     gain = np.clip(_lighting(size, rng, log) * light * 255, 0, 255).astype(np.uint8)
     lit = cv2.multiply(picture, cv2.merge([gain, gain, gain]), scale=1 / 255)
+    if glare is not None:
+        lit = _glare(lit, m, (sw, sh), glare)
+        log.append("glare")
     sigma = rng.uniform(*blur)
     log.append(f"blur {sigma:.2f}")
     lit = cv2.GaussianBlur(lit, (0, 0), sigma)
@@ -264,6 +270,21 @@ def photograph(slip: Image, size: tuple[int, int], rng: np.random.Generator, *,
     ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, level])
     assert ok
     return bytes(jpeg.tobytes())
+
+
+def _glare(picture: Image, m: npt.NDArray[Any], slip_size: tuple[int, int],
+           spot: tuple[float, float, float]) -> Image:  # fmt: skip
+    """A lamp's reflection: a bright spot whose middle (a ``spot[2]`` share of the slip's
+    height across) is white to the sensor's limit, fading out over as much again."""
+    sw, sh = slip_size
+    centre = cv2.perspectiveTransform(np.array([[[spot[0] * sw, spot[1] * sh]]]), m).ravel()
+    scale = float(np.sqrt(abs(np.linalg.det(m[:2, :2]))))
+    radius = spot[2] * sh * scale
+    h, w = picture.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    d = np.hypot(xx - centre[0], yy - centre[1]) / max(radius, 1.0)
+    lift = np.clip(1.6 - 1.1 * d**2, 0, 1)[:, :, None]
+    return np.clip(picture + (255 - picture.astype(np.float32)) * lift, 0, 255).astype(np.uint8)
 
 
 def photo(spec: SlipSpec, seed: int, size: tuple[int, int] = PHONE, odd: float = 0.06,

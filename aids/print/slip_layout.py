@@ -218,6 +218,10 @@ class Marker:
         x, y, s = self.x, self.y, self.side
         return ((x, y), (x + s, y), (x + s, y + s), (x, y + s))
 
+    def square(self) -> tuple[float, float, float]:
+        """Its top-left corner and side (x, y, side)."""
+        return (self.x, self.y, self.side)
+
 
 @dataclass(frozen=True, slots=True)
 class Block:

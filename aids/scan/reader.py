@@ -15,10 +15,12 @@ The steps, each an OpenCV or numpy call over the whole image (no loops over pixe
    slip or two slips' corners are in the photo (``scan/not_flat``). With a marker missing,
    the QR code on the photo still says whether this is a slip at all and whose
    (``scan/no_slip``, ``scan/payload``, ``scan/other_event``); then a missing marker that
-   would lie inside the photo is there but unreadable (``scan/too_blurred``), else
+   would lie inside the photo is there but unreadable (``scan/glare`` where a reflection
+   washes it out, else ``scan/too_blurred``), else
    ``scan/half_slip`` names the corners outside it;
 3. read the QR code from the straightened code alone (zxing-cpp), else from the whole photo
-   where this slip's code is printed (``scan/no_code``, ``scan/too_blurred``);
+   where this slip's code is printed (``scan/glare``, ``scan/too_blurred``,
+   ``scan/no_code``);
 4. straighten the slip at ``SCALE`` pixels per point (``cv2.warpPerspective``); estimate the
    paper's brightness everywhere by a morphological closing (which keeps shadows' edges and
    removes marks smaller than its kernel), so a pixel is ink when it is darker than the paper
@@ -89,7 +91,7 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
 
     Raises: ``PhotoRefused`` with ``scan/not_image``, ``scan/format``, ``scan/too_dark``,
     ``scan/no_slip``, ``scan/half_slip``, ``scan/not_flat``, ``scan/no_code``, ``scan/payload``,
-    ``scan/other_event``, ``scan/too_blurred``.
+    ``scan/other_event``, ``scan/too_blurred``, ``scan/glare``.
     """
     photo = decode(image_bytes)
     gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
@@ -104,6 +106,10 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
         code = _payload(zxing_text(small))
         if code is not None:
             _check_event(code, expected_event)
+        lost = [m for m in frame.markers if m.id not in found]
+        if len(found) >= 2 and any(glare(gray, _fit_found(frame, found), m.square(), 2)
+                                   for m in lost):  # fmt: skip
+            raise PhotoRefused("scan/glare")
         if blur_ratio(small) > BLURRED_PHOTO:
             raise PhotoRefused("scan/too_blurred")
         if code is None and not found:
@@ -117,6 +123,10 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
     code = code or _payload(_qr_text(gray, frame, to_photo, 1.5 * QR_SCALE))
     code = code or _payload(_qr_in_place(small, shrink, frame, to_photo))
     if code is None:
+        x, y, side = frame.qr
+        quiet = side * 4 / 41  # the code's quiet zone, inside its square: white anyway
+        if glare(gray, to_photo, (x + quiet, y + quiet, side - 2 * quiet), 5):
+            raise PhotoRefused("scan/glare")
         blurred = blur_ratio(small) > BLURRED_PHOTO
         raise PhotoRefused("scan/too_blurred" if blurred else "scan/no_code")
     _check_event(code, expected_event)
@@ -350,6 +360,34 @@ def _payload(text: str | None) -> Payload | None:
 def _check_event(code: Payload, expected: str | None) -> None:
     if expected is not None and code.event_tag != event_tag(expected):
         raise PhotoRefused("scan/other_event")
+
+
+GLARE = 0.9  # a part whose darkest tenth is this bright (of the photo's brightest): washed out
+
+
+def glare(
+    gray: Image,
+    to_photo: npt.NDArray[np.float64] | None,
+    square: tuple[float, float, float],
+    cells: int,
+) -> bool:
+    """Whether a lamp's reflection washes out part of a printed square (x, y, side in slip
+    points: a corner marker, the QR code): cut in ``cells`` × ``cells``, every cell of a
+    marker or a code has dark print in it, so a cell whose darkest tenth is nearly as bright
+    as the photo's brightest paper is glare, not blur (a blurred cell keeps its dark middle
+    grey). Tell the organiser to tilt the slip away from the light, not to hold still."""
+    if to_photo is None:
+        return False
+    x, y, side = square
+    n = 12 * cells  # pixels of the square straightened
+    shift = np.array([[side / n, 0, x], [0, side / n, y], [0, 0, 1]])
+    seen = cv2.warpPerspective(gray, to_photo @ shift, (n, n),
+                               flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                               borderValue=0)  # fmt: skip
+    bright = float(np.percentile(gray[::4, ::4], 99.5))
+    tenth = np.percentile(seen.reshape(cells, 12, cells, 12).swapaxes(1, 2)
+                          .reshape(cells, cells, -1), 10, axis=2)  # fmt: skip
+    return bool((tenth >= GLARE * bright).any())
 
 
 def blur_ratio(gray: Image) -> float:

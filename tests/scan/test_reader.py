@@ -182,7 +182,7 @@ def test_a_small_file_announcing_a_huge_picture_is_refused_before_decoding() -> 
 
 def test_every_refusal_has_a_message_in_both_languages() -> None:
     codes = ["no_slip", "half_slip", "not_flat", "no_code", "payload", "other_event",
-             "too_dark", "too_blurred", "not_image"]  # fmt: skip
+             "too_dark", "too_blurred", "not_image", "glare", "format"]  # fmt: skip
     for code in codes:
         for lang in ("ja", "en"):
             assert t(f"errors.scan/{code}", lang) != f"errors.scan/{code}"
@@ -211,3 +211,21 @@ def test_a_far_corner_lost_at_first_is_sought_again_where_the_others_place_it() 
     assert sorted(find_markers(*_shrunk(gray))) == [1, 2, 3]
     reading = read_slip(shot.jpeg, expected_event=EVENT)
     assert all((f.status, f.value) == shot.truth[(f.player, f.field)] for f in reading.fields)
+
+
+@pytest.mark.parametrize(
+    ("where", "spot"),
+    [("top-left marker", (0.075, 0.05, 0.03)), ("bottom-right marker", (0.925, 0.95, 0.03)),
+     ("QR code", (0.767, 0.1, 0.045))],
+)  # fmt: skip
+def test_glare_over_a_corner_marker_or_the_code_is_named_glare(
+    where: str, spot: tuple[float, float, float]
+) -> None:
+    """Rule (issue 26 §5): a lamp's reflection washing out a corner marker or the QR code is
+    glare ("tilt the slip away from the light"), not "too blurred, hold the phone still"."""
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        image, _, _ = fill_slip(specs()[1], 150, rng)
+        err = refusal(photograph(image, SMALL, rng, glare=spot))
+        assert err.code == "scan/glare", where
+        assert "light" in err.message("en") and "光" in err.message("ja")
