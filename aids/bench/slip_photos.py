@@ -284,7 +284,8 @@ def _glare(picture: Image, m: npt.NDArray[Any], slip_size: tuple[int, int],
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     d = np.hypot(xx - centre[0], yy - centre[1]) / max(radius, 1.0)
     lift = np.clip(1.6 - 1.1 * d**2, 0, 1)[:, :, None]
-    return np.clip(picture + (255 - picture.astype(np.float32)) * lift, 0, 255).astype(np.uint8)
+    lit: Image = np.clip(picture + (255 - picture.astype(np.float32)) * lift, 0, 255)
+    return lit.astype(np.uint8)
 
 
 def photo(spec: SlipSpec, seed: int, size: tuple[int, int] = PHONE, odd: float = 0.06,

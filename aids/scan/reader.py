@@ -46,15 +46,13 @@ import zxingcpp
 from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.print.slip_layout import Layout, Payload, Shape, event_tag, layout_of, parse_payload
+from aids.scan.bubbles import SCALE, SECTORS, bubble_coverage, bubble_labels, paper_brightness
 from aids.scan.formats import READ, kind_of
-from aids.scan.reading import INK, SlipReading, read_fields
+from aids.scan.quality import blur_ratio, glare
+from aids.scan.reading import SlipReading, read_fields
 
 DETECT_SIDE = 1600  # markers are found on a copy this long at most: 9 mm ≥ 45 px
-SCALE = 2.2  # pixels per slip point in the straightened slip (6.2 px/mm)
 QR_SCALE = 4.0  # pixels per point for the straightened QR code (7 px per module)
-INNER = 0.8  # the share of a bubble's radius read (inside its printed circle)
-HOLE = 0.4  # the centre left out: every stroke through the circle crosses it
-SECTORS = 16  # of 22.5°: four of them, 90° apart, lie between a cross's arms
 DARK_PHOTO = 60  # the brightest 1 % of a photo below this: nothing can be read
 DARK_PAPER = 70  # the slip's paper below this (of 255) once found: too dark
 BLURRED_PHOTO = 0.70  # blur_ratio of the ≤ DETECT_SIDE copy where no slip was found: blurred
@@ -362,94 +360,6 @@ def _check_event(code: Payload, expected: str | None) -> None:
         raise PhotoRefused("scan/other_event")
 
 
-GLARE = 0.9  # a part whose darkest tenth is this bright (of the photo's brightest): washed out
-
-
-def glare(
-    gray: Image,
-    to_photo: npt.NDArray[np.float64] | None,
-    square: tuple[float, float, float],
-    cells: int,
-) -> bool:
-    """Whether a lamp's reflection washes out part of a printed square (x, y, side in slip
-    points: a corner marker, the QR code): cut in ``cells`` × ``cells``, every cell of a
-    marker or a code has dark print in it, so a cell whose darkest tenth is nearly as bright
-    as the photo's brightest paper is glare, not blur (a blurred cell keeps its dark middle
-    grey). Tell the organiser to tilt the slip away from the light, not to hold still."""
-    if to_photo is None:
-        return False
-    x, y, side = square
-    n = 12 * cells  # pixels of the square straightened
-    shift = np.array([[side / n, 0, x], [0, side / n, y], [0, 0, 1]])
-    seen = cv2.warpPerspective(gray, to_photo @ shift, (n, n),
-                               flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-                               borderValue=0)  # fmt: skip
-    bright = float(np.percentile(gray[::4, ::4], 99.5))
-    tenth = np.percentile(seen.reshape(cells, 12, cells, 12).swapaxes(1, 2)
-                          .reshape(cells, cells, -1), 10, axis=2)  # fmt: skip
-    return bool((tenth >= GLARE * bright).any())
-
-
-def blur_ratio(gray: Image) -> float:
-    """How little a further blur changes the picture: the gradient energy after a Gaussian
-    of 2.5 px over that after one of 1 px, square-rooted. A sharp edge loses most of its
-    energy (about 0.5 for a sharp phone photo); an edge already blurred by s px loses little
-    (0.75 at s = 2, 0.85 at s = 3); any number of edges gives the same ratio, and the 1 px
-    blur first takes the sensor's noise out."""
-    energy = []
-    for sigma in (1.0, 2.5):
-        smooth = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), sigma)
-        gx, gy = cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
-        energy.append(float(cv2.mean(cv2.magnitude(gx, gy) ** 2)[0]))
-    return float(np.sqrt(energy[1] / max(energy[0], 1e-9)))
-
-
-def paper_brightness(gray: Image) -> npt.NDArray[np.float32]:
-    """The paper's brightness at every pixel: a closing (on a quarter-size copy, for speed)
-    wider than a filled bubble removes the marks and keeps the light's gradients."""
-    quarter = cv2.resize(gray, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-    closed = cv2.morphologyEx(quarter, cv2.MORPH_CLOSE, kernel)
-    closed = cv2.GaussianBlur(closed, (5, 5), 0)
-    paper = cv2.resize(closed, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return np.maximum(paper.astype(np.float32), 1.0)
-
-
-@cache
-def bubble_labels(shape: Shape) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
-    """A label image of the straightened slip: the inside of bubble n (a ring from ``HOLE``
-    to ``INNER`` of its radius, inside its printed circle) cut in ``SECTORS`` sectors centred
-    on 0°, 22.5°, … (labels 16n + 1 … 16n + 16; elsewhere 0), and each label's pixel count."""
-    lay = layout_of(shape)
-    height, width = round(lay.height * SCALE), round(lay.width * SCALE)
-    bubbles = [b for row in lay.rows for b in row.bubbles]
-    owner = np.zeros((height, width), dtype=np.int32)
-    for n, b in enumerate(bubbles, start=1):  # once per shape: which bubble a pixel is near
-        centre = (round(b.x * SCALE * 16), round(b.y * SCALE * 16))
-        cv2.circle(owner, centre, round(b.r * INNER * SCALE * 16), n, -1, cv2.LINE_8, 4)
-    cx = np.array([0.0] + [b.x * SCALE for b in bubbles])
-    cy = np.array([0.0] + [b.y * SCALE for b in bubbles])
-    rr = np.array([1.0] + [b.r * SCALE for b in bubbles])
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float64)
-    dx, dy = xx - cx[owner], yy - cy[owner]  # pixel i is slip point i / SCALE (its centre)
-    sector = np.floor(np.mod(np.arctan2(dy, dx) + np.pi / SECTORS, 2 * np.pi)
-                      / (2 * np.pi / SECTORS)).astype(np.int32) % SECTORS  # fmt: skip
-    inside = (owner > 0) & (np.hypot(dx, dy) >= HOLE * rr[owner])
-    labels = np.where(inside, (owner - 1) * SECTORS + sector + 1, 0).astype(np.int32)
-    counts = np.bincount(labels.ravel(), minlength=len(bubbles) * SECTORS + 1)
-    return labels, counts.astype(np.float64)
-
-
-def bubble_coverage(
-    gray: Image, paper: npt.NDArray[np.float32], shape: Shape
-) -> npt.NDArray[np.float64]:
-    """Each bubble's fill (in layout order): the coverage by ink (pixels darker than the
-    paper by ``INK``) of its least covered four sectors 90° apart (of 16). A fill covers
-    every sector; a cross through the circle, the slip's way to cancel, leaves the four
-    between its arms nearly empty, whichever way it is turned (measured: see ``reading``)."""
-    labels, counts = bubble_labels(shape)
-    ink = (gray.astype(np.float32) < paper * (1 - INK)).ravel()
-    inked = np.bincount(labels.ravel(), weights=ink, minlength=len(counts))
-    cover = (inked[1:] / np.maximum(counts[1:], 1.0)).reshape(-1, SECTORS)
-    quarters = cover.reshape(-1, 4, SECTORS // 4).mean(axis=1)  # [k, k+4, k+8, k+12]
-    return np.asarray(quarters.min(axis=1), dtype=np.float64)
+__all__ = [  # with what the tests and the benchmark read of the bubbles here
+    "QR", "SCALE", "SECTORS", "PhotoRefused", "bubble_labels", "read_slip", "zxing_text",
+]  # fmt: skip

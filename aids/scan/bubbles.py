@@ -1,0 +1,72 @@
+"""The bubbles of a straightened slip: the paper's brightness around them and how much of
+each is inked, measured all at once (``np.bincount`` over a label image of the layout's
+circles cut in sectors), so a fill scores high and a cross low (see ``reading``)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from aids.print.slip_layout import Shape, layout_of
+from aids.scan.reading import INK
+
+Image = npt.NDArray[Any]  # what OpenCV returns (its stubs say integer or floating)
+SCALE = 2.2  # pixels per slip point in the straightened slip (6.2 px/mm)
+INNER = 0.8  # the share of a bubble's radius read (inside its printed circle)
+HOLE = 0.4  # the centre left out: every stroke through the circle crosses it
+SECTORS = 16  # of 22.5°: four of them, 90° apart, lie between a cross's arms
+
+
+def paper_brightness(gray: Image) -> npt.NDArray[np.float32]:
+    """The paper's brightness at every pixel: a closing (on a quarter-size copy, for speed)
+    wider than a filled bubble removes the marks and keeps the light's gradients."""
+    quarter = cv2.resize(gray, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+    closed = cv2.morphologyEx(quarter, cv2.MORPH_CLOSE, kernel)
+    closed = cv2.GaussianBlur(closed, (5, 5), 0)
+    paper = cv2.resize(closed, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.maximum(paper.astype(np.float32), 1.0)
+
+
+@cache
+def bubble_labels(shape: Shape) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """A label image of the straightened slip: the inside of bubble n (a ring from ``HOLE``
+    to ``INNER`` of its radius, inside its printed circle) cut in ``SECTORS`` sectors centred
+    on 0°, 22.5°, … (labels 16n + 1 … 16n + 16; elsewhere 0), and each label's pixel count."""
+    lay = layout_of(shape)
+    height, width = round(lay.height * SCALE), round(lay.width * SCALE)
+    bubbles = [b for row in lay.rows for b in row.bubbles]
+    owner = np.zeros((height, width), dtype=np.int32)
+    for n, b in enumerate(bubbles, start=1):  # once per shape: which bubble a pixel is near
+        centre = (round(b.x * SCALE * 16), round(b.y * SCALE * 16))
+        cv2.circle(owner, centre, round(b.r * INNER * SCALE * 16), n, -1, cv2.LINE_8, 4)
+    cx = np.array([0.0] + [b.x * SCALE for b in bubbles])
+    cy = np.array([0.0] + [b.y * SCALE for b in bubbles])
+    rr = np.array([1.0] + [b.r * SCALE for b in bubbles])
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float64)
+    dx, dy = xx - cx[owner], yy - cy[owner]  # pixel i is slip point i / SCALE (its centre)
+    sector = np.floor(np.mod(np.arctan2(dy, dx) + np.pi / SECTORS, 2 * np.pi)
+                      / (2 * np.pi / SECTORS)).astype(np.int32) % SECTORS  # fmt: skip
+    inside = (owner > 0) & (np.hypot(dx, dy) >= HOLE * rr[owner])
+    labels = np.where(inside, (owner - 1) * SECTORS + sector + 1, 0).astype(np.int32)
+    counts = np.bincount(labels.ravel(), minlength=len(bubbles) * SECTORS + 1)
+    return labels, counts.astype(np.float64)
+
+
+def bubble_coverage(
+    gray: Image, paper: npt.NDArray[np.float32], shape: Shape
+) -> npt.NDArray[np.float64]:
+    """Each bubble's fill (in layout order): the coverage by ink (pixels darker than the
+    paper by ``INK``) of its least covered four sectors 90° apart (of 16). A fill covers
+    every sector; a cross through the circle, the slip's way to cancel, leaves the four
+    between its arms nearly empty, whichever way it is turned (measured: see ``reading``)."""
+    labels, counts = bubble_labels(shape)
+    ink = (gray.astype(np.float32) < paper * (1 - INK)).ravel()
+    inked = np.bincount(labels.ravel(), weights=ink, minlength=len(counts))
+    cover = (inked[1:] / np.maximum(counts[1:], 1.0)).reshape(-1, SECTORS)
+    quarters = cover.reshape(-1, 4, SECTORS // 4).mean(axis=1)  # [k, k+4, k+8, k+12]
+    return np.asarray(quarters.min(axis=1), dtype=np.float64)
