@@ -149,8 +149,13 @@ def fill_slip(spec: SlipSpec, dpi: int, rng: np.random.Generator,
                 wanted = [int(places[player])]
                 value = int(places[player])
             else:
-                value = int(rng.integers(0, 10 ** len(rows)))
-                wanted = [int(d) for d in str(value).zfill(len(rows))]
+                digits = [r for r in rows if not r.sign]
+                value = int(rng.integers(0, 10 ** len(digits)))
+                wanted = [int(d) for d in str(value).zfill(len(digits))]
+                if len(digits) < len(rows):  # a sign row first: below zero as often as not
+                    sign = 1 if rng.random() < 0.5 else -1
+                    value *= sign
+                    wanted = [sign, *wanted]
             case = "clean"
             roll = rng.random()
             if roll < odd:

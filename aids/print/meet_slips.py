@@ -7,7 +7,8 @@ digits as its largest value (the first number one fewer where a big table's slip
 fit: a larger number is then entered by hand; a later number that does not fit whole, such
 as the Grand National's prize money for five or six stables, is left off the slip, with the
 ones after it, and typed on the page: ``proposal`` flags it as not on the slip); a number
-that may be below zero gets two digits, and a value below zero is entered by hand too.
+that may be below zero (the Ekiden's column) gets a sign row, + and −, before its digits, so
+a team behind the start is written and read (−2 is − 0 2; a sign left blank is flagged).
 
 ``match`` takes a read photo (``aids.scan.read_slip``) to the event's table it belongs to and
 refuses it with a clear message when it is not one of this event's paper tables, when the
@@ -45,7 +46,6 @@ from aids.print.slips import slip_check, slips_pdf
 if TYPE_CHECKING:  # the reader (OpenCV) is loaded only where a photo is read
     from aids.scan import SlipReading
 
-SIGNED_SLIP_DIGITS = 2  # a number that may be below zero: 0–99 on a slip, below 0 by hand
 OFF_SLIP = "off_slip"  # a flagged field's reason: the slip had no room for it
 
 
@@ -55,16 +55,20 @@ def slip_spec(meet: MeetInfo, status: PaperStatus, lang: Lang) -> SlipSpec:
     seats = form.seats
     fields: list[NumberField] = []
     for n, field in enumerate(form.fields):
-        digits = SIGNED_SLIP_DIGITS if field.signed else min(field.digits, MAX_DIGITS)
+        digits = min(field.digits, MAX_DIGITS)
 
-        def shape(last: int) -> Shape:
-            return Shape(len(seats), len(seats), (*(f.digits for f in fields), last))
+        signed = tuple(k for k, f in enumerate(fields) if f.signed)
+        signed += (len(fields),) if field.signed else ()
+
+        def shape(last: int, signed: tuple[int, ...] = signed) -> Shape:
+            return Shape(len(seats), len(seats), (*(f.digits for f in fields), last),
+                         signed)  # fmt: skip
 
         while n == 0 and digits > 1 and not fits(shape(digits)):
             digits -= 1  # a big table: one digit fewer (the page takes a larger number)
         if sum(shape(digits).digits) > MAX_TOTAL_DIGITS or not fits(shape(digits)):
             break  # this number and the ones after it are typed on the page
-        fields.append(NumberField(t(f"paper.field.{field.key}", lang), digits))
+        fields.append(NumberField(t(f"paper.field.{field.key}", lang), digits, field.signed))
     return SlipSpec(meet.public_id, meet.title, status.public_id, status.title, status.kind,
                     lang, seats, len(seats), tuple(fields))  # fmt: skip
 

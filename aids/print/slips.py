@@ -156,7 +156,7 @@ def _draw_instruction(canvas: Canvas, spec: SlipSpec, text: Any, h: float) -> No
 def _draw_block(
     canvas: Canvas, spec: SlipSpec, lay: Layout, block: Block, text: Any, h: float
 ) -> None:
-    """A player's name line, place row and digit rows."""
+    """A player's name line, place row and each field's rows (its sign, its digits)."""
     lang = spec.lang
     name = t("scan.slip.player", lang, n=block.player + 1, name=spec.players[block.player])
     text(block.x, block.y + 0.6 * mm, name, 9.5, block.width, NAME_H * mm - 0.6 * mm)
@@ -170,18 +170,28 @@ def _draw_block(
             text(block.x, top + 1.2 * mm, t("scan.slip.place", lang), 7, LABEL_W * mm - 1 * mm,
                  PITCH * mm)  # fmt: skip
         else:
-            digits = spec.fields[row.field].digits
-            digit = row.digit or 0
-            if digit == 0:
-                text(block.x, top - FIELD_H * mm + 0.6 * mm, spec.fields[row.field].label, 7,
-                     block.width, FIELD_H * mm)  # fmt: skip
-            power = f"×{10 ** (digits - 1 - digit):,}"
+            field = spec.fields[row.field]
+            first = row.sign or (row.digit == 0 and not field.signed)
+            if first:  # the field's label above its first row
+                text(block.x, top - FIELD_H * mm + 0.6 * mm, field.label, 7, block.width,
+                     FIELD_H * mm)  # fmt: skip
+            if row.sign:
+                label = t("scan.slip.sign", lang)
+            else:
+                label = f"×{10 ** (field.digits - 1 - (row.digit or 0)):,}"
             canvas.setFillColor(GREY)
             canvas.setFont(register(), 6)
             canvas.drawRightString(block.x + (LABEL_W - 1.2) * mm, h - row.bubbles[0].y - 2.1,
-                                   power)  # fmt: skip
+                                   label)  # fmt: skip
         for value, bubble in zip(row.values, row.bubbles, strict=True):
-            _circle(canvas, bubble, h, str(value))
+            if row.sign:  # + and −, larger than a digit, as faint (never read as a mark)
+                _circle(canvas, bubble, h)
+                canvas.setFillColor(FAINT)
+                canvas.setFont(register(), 8)
+                canvas.drawCentredString(bubble.x, h - bubble.y - 8 * 0.35,
+                                         "+" if value > 0 else "−")  # fmt: skip
+            else:
+                _circle(canvas, bubble, h, str(value))
 
 
 def slips_pdf(specs: Sequence[SlipSpec], paper: Literal["a5", "a4"] = "a5") -> bytes:

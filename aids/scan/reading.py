@@ -14,7 +14,9 @@ most (a blank about 0). So one row reads
 - DOUBLE: two or more score at least ``FILL``;
 - UNSURE: anything else (a faint or half mark, a thick cross beside a fill).
 
-A field has a value only when every row has one; it is never guessed.
+A field has a value only when every row has one; it is never guessed. A number that may be
+below zero has a sign row (+ and −) before its digits, read as any row: a sign left blank
+flags the field, so −2 written as "02" is never proposed as 2.
 """
 
 from __future__ import annotations
@@ -191,9 +193,7 @@ def read_fields(
         status = _field_status(readings)
         value = None
         if status is Mark.VALUE:
-            value = 0
-            for r in readings:
-                value = value * 10 + int(r.value or 0) if f is not None else int(r.value or 0)
+            value = _value([(row.sign, int(r.value or 0)) for row, r in members], f is None)
         boxes = [row.box() for row, _ in members]
         box = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                max(b[2] for b in boxes), max(b[3] for b in boxes))  # fmt: skip
@@ -201,6 +201,25 @@ def read_fields(
         out.append(FieldReading(player, f, status, value, confidence, readings, box,
                                 _project(box, to_photo)))  # fmt: skip
     return tuple(out)
+
+
+def _value(rows: Sequence[tuple[bool, int]], place: bool) -> int:
+    """A field's value from its rows' values (each with whether it is the sign row): a place
+    is its one row's; a number is its digits, most significant first, times its sign (+1
+    where it has no sign row).
+
+    >>> _value([(True, -1), (False, 0), (False, 2)], False), _value([(False, 4)], True)
+    (-2, 4)
+    """
+    if place:
+        return rows[0][1]
+    number, sign = 0, 1
+    for is_sign, v in rows:
+        if is_sign:
+            sign = v
+        else:
+            number = number * 10 + v
+    return sign * number
 
 
 def _field_status(readings: Sequence[RowReading]) -> Mark:

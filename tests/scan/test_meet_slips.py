@@ -44,7 +44,9 @@ def photo_of(spec: SlipSpec, places: list[int], numbers: list[list[int]], seed: 
     for seat, place in enumerate(places):
         marks[(seat, None, None)] = ((place, "fill"),)
         for n, field in enumerate(spec.fields):
-            digits = str(numbers[seat][n]).zfill(field.digits)
+            digits = str(abs(numbers[seat][n])).zfill(field.digits)
+            if field.signed:  # its sign row: + or −
+                marks[(seat, n, None)] = ((-1 if numbers[seat][n] < 0 else 1, "fill"),)
             for d, digit in enumerate(digits):
                 marks[(seat, n, d)] = ((int(digit), "fill"),)
     return marked(spec, marks, seed=seed, size=SMALL)
@@ -232,3 +234,25 @@ def test_a_code_with_the_tables_check_but_another_shape_is_refused(meets: MeetSe
         match(info, meets.papers_of(info.public_id), reading)
     assert refused.value.code == "scan/shape"
     assert "gn slip" in refused.value.message("en") and "gn slip" in refused.value.message("ja")
+
+
+def test_an_ekiden_column_behind_the_start_is_written_with_its_sign_and_read(
+    meets: MeetService,
+) -> None:
+    """Rule (issue 26 §5): the Ekiden's column may be below zero (a team behind the start);
+    its slip has a sign row (+ and −) before the digits, so −2 is marked − 0 2 and read as
+    −2, and "02" with the sign left blank is flagged, never proposed as 2."""
+    info, key = meets.create("Night", "2025-03-07", Scoring("score"))
+    names = ["Aki", "Ben", "Chie", "Dai", "Emi"]
+    status = paper(meets, (info.public_id, key), "ekiden", names)
+    spec = slip_spec(info, status, "en")
+    assert [(f.digits, f.signed) for f in spec.fields] == [(2, True)]
+    columns = [[5], [3], [0], [-2], [-14]]
+    reading = read_slip(photo_of(spec, [1, 2, 3, 4, 5], columns))
+    proposed = proposal(match(info, meets.papers_of(info.public_id), reading), reading, "en")
+    assert proposed.complete
+    assert proposed.result == {"places": [1, 2, 3, 4, 5], "column": [5, 3, 0, -2, -14]}
+    marks: dict[Any, Any] = {(0, None, None): ((1, "fill"),), (0, 0, 0): ((0, "fill"),),
+                             (0, 0, 1): ((2, "fill"),)}  # fmt: skip
+    blank = read_slip(marked(spec, marks, seed=5, size=SMALL)).reading(0, 0)
+    assert blank.flagged and blank.value is None
