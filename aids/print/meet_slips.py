@@ -6,7 +6,8 @@ event counts each game's own score, the game's numbers (``PaperForm``), each wit
 digits as its largest value (the first number one fewer where a big table's slip would not
 fit: a larger number is then entered by hand; a later number that does not fit whole, such
 as the Grand National's prize money for five or six stables, is left off the slip, with the
-ones after it, and typed on the page: ``proposal`` flags it as not on the slip); a number
+ones after it, and typed on the page: ``proposal`` flags it as not on the slip, and the slip
+says so itself under its check value, so players know to tell the organiser); a number
 that may be below zero (the Ekiden's column) gets a sign row, + and −, before its digits, so
 a team behind the start is written and read (−2 is − 0 2; a sign left blank is flagged).
 
@@ -54,6 +55,7 @@ def slip_spec(meet: MeetInfo, status: PaperStatus, lang: Lang) -> SlipSpec:
     form = status.form
     seats = form.seats
     fields: list[NumberField] = []
+    off: list[str] = []  # what the slip leaves out, said on it
     for n, field in enumerate(form.fields):
         digits = min(field.digits, MAX_DIGITS)
 
@@ -64,13 +66,18 @@ def slip_spec(meet: MeetInfo, status: PaperStatus, lang: Lang) -> SlipSpec:
             return Shape(len(seats), len(seats), (*(f.digits for f in fields), last),
                          signed)  # fmt: skip
 
+        label = t(f"paper.field.{field.key}", lang)
         while n == 0 and digits > 1 and not fits(shape(digits)):
             digits -= 1  # a big table: one digit fewer (the page takes a larger number)
         if sum(shape(digits).digits) > MAX_TOTAL_DIGITS or not fits(shape(digits)):
+            off += [t(f"paper.field.{f.key}", lang) for f in form.fields[n:]]
             break  # this number and the ones after it are typed on the page
-        fields.append(NumberField(t(f"paper.field.{field.key}", lang), digits, field.signed))
+        if digits < field.digits:
+            off.append(t("scan.slip.capped", lang, field=label, most=f"{10**digits - 1:,}"))
+        fields.append(NumberField(label, digits, field.signed))
+    said = t("scan.slip.off_slip", lang, what=t("scan.slip.and", lang).join(off)) if off else ""
     return SlipSpec(meet.public_id, meet.title, status.public_id, status.title, status.kind,
-                    lang, seats, len(seats), tuple(fields))  # fmt: skip
+                    lang, seats, len(seats), tuple(fields), said)  # fmt: skip
 
 
 def event_slips(

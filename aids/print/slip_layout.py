@@ -88,8 +88,10 @@ class Shape:
 @dataclass(frozen=True, slots=True)
 class SlipSpec:
     """What a slip prints: the event and table (ids and words), the game's kind (its printed
-    name), the language, the players' names in seat order, the places (1..``places``) and the
-    number fields each player fills in. Checked when made (``InvalidAction`` ``scan/slip_*``).
+    name), the language, the players' names in seat order, the places (1..``places``), the
+    number fields each player fills in, and a line saying what the result asks that the slip
+    has no room for (``off_slip``, printed under the check value so players tell the
+    organiser). Checked when made (``InvalidAction`` ``scan/slip_*``).
     """
 
     event_id: str
@@ -101,6 +103,7 @@ class SlipSpec:
     players: tuple[str, ...]
     places: int
     fields: tuple[NumberField, ...] = ()
+    off_slip: str = ""  # what the slip leaves out, said on it (worded by the caller)
 
     def __post_init__(self) -> None:
         if not (ID_RE.match(self.event_id) and ID_RE.match(self.table_id)):

@@ -97,6 +97,9 @@ def draw_slip(canvas: Canvas, spec: SlipSpec) -> None:
     text(left, below, subtitle, 10, width, 8 * mm, lines=2)
     below += fit(printable(subtitle, lang), 10, width, 8 * mm, min_size=4.5).height + 2.5 * mm
     text(left, below, t("scan.slip.check", lang, check=slip_check(spec)), 7, width, colour=GREY)
+    if spec.off_slip:  # what the slip cannot take: players tell the organiser, who types it
+        below += 4 * mm
+        text(left, below, spec.off_slip, 7.5, width, 39 * mm - below, lines=3)
     _draw_instruction(canvas, spec, text, h)
     for block in lay.blocks:
         _draw_block(canvas, spec, lay, block, text, h)

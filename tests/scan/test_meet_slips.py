@@ -256,3 +256,31 @@ def test_an_ekiden_column_behind_the_start_is_written_with_its_sign_and_read(
                              (0, 0, 1): ((2, "fill"),)}  # fmt: skip
     blank = read_slip(marked(spec, marks, seed=5, size=SMALL)).reading(0, 0)
     assert blank.flagged and blank.value is None
+
+
+@pytest.mark.parametrize("stables", [5, 6])
+def test_a_slip_says_what_it_leaves_out_in_both_languages(meets: MeetService, stables: int) -> None:
+    """Rule (issue 26 §5): five or six Grand National stables' slip has no room for money
+    past $999,999 nor for the prize money; the slip itself says so (under its check value,
+    whole, in the reader's language) so players know to tell the organiser. Four stables'
+    slip takes everything and says nothing more."""
+    import io
+
+    from pypdf import PdfReader
+
+    info, key = meets.create("Night", "2025-03-07", Scoring("score"))
+    names = [f"S{i}" for i in range(stables)]
+    status = paper(meets, (info.public_id, key), "gn", names)
+    wanted = {"en": ["Not on this slip", "Money ($) above 999,999", "Prize money ($K)",
+                     "Tell the organiser"],
+              "ja": ["この結果票に書けないもの", "999,999を超える所持金（ドル）", "賞金（千ドル）",
+                     "主催者に伝えて"]}  # fmt: skip
+    for lang in ("en", "ja"):
+        spec = slip_spec(info, status, lang)
+        printed = PdfReader(io.BytesIO(event_slips(info, [status], lang))).pages[0]
+        words = "".join(printed.extract_text().split())
+        for part in wanted[lang]:
+            assert "".join(part.split()) in words, (lang, part)
+        assert spec.off_slip and "…" not in words
+    four = paper(meets, (info.public_id, key), "gn", ["A", "B", "C", "D"])
+    assert slip_spec(info, four, "en").off_slip == ""
