@@ -32,7 +32,7 @@ SMALL = (900, 1200)  # smaller than a phone's: most of the tests' photos, to kee
 Truth = dict[tuple[int, int | None], tuple[Mark, int | None]]
 __all__ = [
     "EVENT", "FULL", "OTHER_EVENT", "PHONE", "SMALL", "Marks", "Photo", "Truth", "background",
-    "cross_mark", "fill_mark", "fill_slip", "marked", "photo", "photograph", "rendered",
+    "cross_mark", "fill_mark", "hand_mark", "fill_slip", "marked", "photo", "photograph", "rendered",
     "scene", "specs",
 ]  # fmt: skip
 
@@ -110,6 +110,53 @@ def fill_mark(image: Image, b: Bubble, px: float, rng: np.random.Generator,
         cv2.polylines(image, [np.array(points, dtype=np.int32)], False, colour, pen,
                       cv2.LINE_AA, 4)  # fmt: skip
     return str(style)
+
+
+def hand_mark(image: Image, b: Bubble, px: float, rng: np.random.Generator,
+              kind: str, colour: tuple[int, int, int]) -> str:  # fmt: skip
+    """Fill bubble ``b`` as a hurried or a pencil hand does: ``"pencil"``, light HB graphite
+    (grey 140-165 of 255, grainy, some paper showing through) in strokes or a disc;
+    ``"hurried"``, the pen's strokes covering only 55-85 % of the circle, one side left
+    white, with thin gaps between them; ``"smudge"``, a faint grey rub (200-220), no fill.
+    Drawn as a coverage mask, then laid on the paper."""
+    cx, cy, r = b.x * px, b.y * px, b.r * px
+    cx += rng.normal(0, 0.06 * r)
+    cy += rng.normal(0, 0.06 * r)
+    half = int(math.ceil(r * 1.5)) + 2
+    x0, y0 = int(cx) - half, int(cy) - half
+    yy, xx = np.mgrid[0 : 2 * half, 0 : 2 * half].astype(np.float32)
+    dx, dy = xx + x0 + 0.5 - cx, yy + y0 + 0.5 - cy
+    reach = r * rng.uniform(0.95, 1.12)
+    mask = np.clip(reach - np.hypot(dx, dy) + 0.5, 0, 1)  # a disc, its edge anti-aliased
+    angle = rng.uniform(0, math.pi)
+    across = -dx * math.sin(angle) + dy * math.cos(angle)  # across the strokes
+    pen = rng.uniform(0.35, 0.6) * px * 72 / 25.4
+    if kind == "hurried":
+        share = rng.uniform(0.55, 0.85)  # of the circle covered: the chord's distance for it
+        t = np.linspace(-1, 1, 401)
+        covered = (np.arccos(-t) - (-t) * np.sqrt(1 - t**2)) / math.pi
+        cut = float(np.interp(share, covered, t)) * reach
+        along = dx * math.cos(angle) + dy * math.sin(angle)
+        side = 1 if rng.random() < 0.5 else -1
+        mask *= np.clip(cut - side * along + 0.5, 0, 1)
+        gaps = np.mod(across, pen * rng.uniform(1.1, 1.5)) < pen * rng.uniform(0.15, 0.35)
+        mask *= np.where(gaps, 0.15, 1.0).astype(np.float32)
+        level = np.array(colour, dtype=np.float32)
+    elif kind == "smudge":  # a rubbed thumb's or a pencil's faint grey, soft-edged
+        mask = cv2.GaussianBlur(mask, (0, 0), r * 0.25) * rng.uniform(0.8, 1.0)
+        level = np.full(3, rng.uniform(200, 220), dtype=np.float32)
+    else:  # pencil: graphite's grain, strokes' lighter edges
+        grain = rng.uniform(0.7, 1.0, mask.shape).astype(np.float32)
+        grain = cv2.GaussianBlur(grain, (0, 0), 0.6)
+        streak = 0.9 + 0.1 * np.cos(2 * math.pi * across / max(pen, 1.0))
+        mask *= np.clip(grain * streak * rng.uniform(1.1, 1.3), 0, 1)
+        level = np.full(3, rng.uniform(140, 165), dtype=np.float32)
+    h, w = image.shape[:2]
+    ys, xs = slice(max(y0, 0), min(y0 + 2 * half, h)), slice(max(x0, 0), min(x0 + 2 * half, w))
+    m = mask[ys.start - y0 : ys.stop - y0, xs.start - x0 : xs.stop - x0, None]
+    patch = image[ys, xs].astype(np.float32)
+    image[ys, xs] = np.clip(patch * (1 - m) + np.minimum(patch, level) * m, 0, 255).astype(np.uint8)
+    return kind
 
 
 def cross_mark(image: Image, b: Bubble, px: float, rng: np.random.Generator,
@@ -350,7 +397,8 @@ Marks = dict[tuple[int, int | None, int | None], tuple[tuple[int, str], ...]]
 def marked(spec: SlipSpec, marks: Marks, seed: int = 0, size: tuple[int, int] = SMALL,
            **options: object) -> bytes:  # fmt: skip
     """A photo of ``spec``'s slip with exactly ``marks``: (player, field, digit) → the
-    values marked in that row, each ``"fill"`` or ``"cross"``; other rows left blank."""
+    values marked in that row, each ``"fill"``, ``"cross"``, or one of ``hand_mark``'s
+    (``"pencil"``, ``"hurried"``, ``"smudge"``); other rows left blank."""
     rng = np.random.default_rng(seed)
     dpi = 150 if size[1] <= 1200 else 200
     image = rendered(spec, dpi).copy()
@@ -360,8 +408,10 @@ def marked(spec: SlipSpec, marks: Marks, seed: int = 0, size: tuple[int, int] = 
             bubble = row.bubbles[row.values.index(value)]
             if how == "fill":
                 fill_mark(image, bubble, dpi / 72, rng, colour)
-            else:
+            elif how == "cross":
                 cross_mark(image, bubble, dpi / 72, rng, colour)
+            else:
+                hand_mark(image, bubble, dpi / 72, rng, how, colour)
     return photograph(image, size, rng, **options)  # type: ignore[arg-type]
 
 

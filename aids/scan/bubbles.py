@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from aids.print.slip_layout import Shape, layout_of
-from aids.scan.reading import INK
+from aids.scan.reading import INK, INK_FROM, LEVEL, PEN
 
 Image = npt.NDArray[Any]  # what OpenCV returns (its stubs say integer or floating)
 SCALE = 2.2  # pixels per slip point in the straightened slip (6.2 px/mm)
@@ -57,16 +57,38 @@ def bubble_labels(shape: Shape) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.f
     return labels, counts.astype(np.float64)
 
 
+@cache
+def _label_pixels(shape: Shape) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int32]]:
+    """The straightened slip's pixels that some bubble's sector reads (flat indices) and their
+    labels, so each photo gathers only those."""
+    labels, _ = bubble_labels(shape)
+    where = np.flatnonzero(labels)
+    return where, labels.ravel()[where]
+
+
 def bubble_coverage(
     gray: Image, paper: npt.NDArray[np.float32], shape: Shape
 ) -> npt.NDArray[np.float64]:
-    """Each bubble's fill (in layout order): the coverage by ink (pixels darker than the
-    paper by ``INK``) of its least covered four sectors 90° apart (of 16). A fill covers
-    every sector; a cross through the circle, the slip's way to cancel, leaves the four
-    between its arms nearly empty, whichever way it is turned (measured: see ``reading``)."""
+    """Each bubble's fill (in layout order), judged against the paper around it and against
+    the bubble's own darkest marks: a pixel is ink where it is darker than the paper by
+    ``INK``, or, in a bubble whose darkest tenth is lighter than a pen's (``PEN``), by as
+    much less as that tenth is lighter (down to ``INK_FROM``; not where it is fainter than
+    ``LEVEL``: a smudge, never a fill), so a pen's blurred edge is not ink and a light
+    pencil's grey is. Its score: the coverage of its least covered four sectors 90° apart
+    (of 16). A fill covers every sector, a hurried one all but one side; a cross through the
+    circle, the slip's way to cancel, leaves the four between its arms nearly empty,
+    whichever way it is turned (measured: see ``reading``)."""
     labels, counts = bubble_labels(shape)
-    ink = (gray.astype(np.float32) < paper * (1 - INK)).ravel()
-    inked = np.bincount(labels.ravel(), weights=ink, minlength=len(counts))
+    where, lab = _label_pixels(shape)
+    owner = (lab - 1) // SECTORS
+    n = len(counts) // SECTORS
+    dark = 1 - gray.ravel()[where].astype(np.float32) / paper.ravel()[where]
+    bins = np.clip((dark * 32).astype(np.int32), 0, 31)
+    hist = np.bincount(owner * 32 + bins, minlength=n * 32).reshape(n, 32).cumsum(axis=1)
+    level = (hist < 0.9 * hist[:, -1:]).sum(axis=1) / 32  # each bubble's darkest tenth
+    edge = np.where(level >= LEVEL, np.clip(level * INK / PEN, INK_FROM, INK), INK)
+    ink = dark >= edge[owner]
+    inked = np.bincount(lab, weights=ink, minlength=len(counts))
     cover = (inked[1:] / np.maximum(counts[1:], 1.0)).reshape(-1, SECTORS)
     quarters = cover.reshape(-1, 4, SECTORS // 4).mean(axis=1)  # [k, k+4, k+8, k+12]
     return np.asarray(quarters.min(axis=1), dtype=np.float64)

@@ -35,7 +35,10 @@ from aids.print.slip_layout import Row, Shape
 FILL = 0.42  # a fill, even a scribble or one that misses an edge, scores at least this
 CROSS = 0.36  # a cross with a pen up to 0.6 mm scores less than this
 BLANK = 0.15  # an untouched bubble (its printed digit, noise) scores less than this
-INK = 0.33  # a pixel is ink where it is this much darker than the paper around it
+INK = 0.33  # a pixel darker than the paper around it by this is ink, whatever the bubble
+INK_FROM = 0.15  # one lighter than this never is (the printed digits, a blurred circle)
+LEVEL = 0.26  # a bubble whose darkest tenth is fainter than this holds no fill (a smudge)
+PEN = 0.5  # a pen's darkest tenth is at least this dark (pencil's, HB, 0.31-0.44 measured)
 
 
 class Mark(StrEnum):

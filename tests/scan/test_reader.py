@@ -229,3 +229,38 @@ def test_glare_over_a_corner_marker_or_the_code_is_named_glare(
         err = refusal(photograph(image, SMALL, rng, glare=spot))
         assert err.code == "scan/glare", where
         assert "light" in err.message("en") and "光" in err.message("ja")
+
+
+def test_light_pencil_and_hurried_fills_read_but_smudges_crosses_and_rings_never_do() -> None:
+    """Rule (issue 26 §5): a fill is judged against the slip's own paper and the bubble's own
+    marks, so light HB pencil (grey ~150 of 255) and a hurried fill covering 55-85 % of the
+    circle read as the value filled, while a faint smudge, a cross or an empty ring never
+    reads as a fill."""
+    spec = specs()[1]
+    wanted: dict[tuple[int, int | None], int] = {}
+    marks: dict[tuple[int, int | None, int | None], tuple[tuple[int, str], ...]] = {}
+    for player in range(4):
+        how = ("pencil", "hurried")[player % 2]
+        marks[(player, None, None)] = ((player + 1, how),)
+        wanted[(player, None)] = player + 1
+        digits = [(player * 3 + d) % 10 for d in range(4)]
+        for d, v in enumerate(digits):
+            marks[(player, 0, d)] = ((v, "pencil" if d % 2 else "hurried"),)
+        wanted[(player, 0)] = int("".join(map(str, digits)))
+    right = 0
+    for seed in range(4):
+        reading = read_slip(marked(spec, marks, seed), expected_event=EVENT)
+        for f in reading.fields:
+            assert f.status is not Mark.VALUE or f.value == wanted[(f.player, f.field)]
+            right += f.status is Mark.VALUE
+        pencil = [f.rows[0] for f in reading.fields if f.field is None and f.player % 2 == 0]
+        pencil += [r for f in reading.fields if f.field == 0 for r in f.rows[1::2]]
+        assert len(pencil) == 10 and all(r.status is Mark.VALUE for r in pencil)
+    assert right >= 0.9 * 4 * len(wanted)
+    nothing = {(p, f, d): ((3, how),) for p, how in enumerate(["smudge", "cross", "smudge"])
+               for f, d in [(None, None), (0, 0), (0, 1), (0, 2), (0, 3)]}  # fmt: skip
+    for seed in range(4):
+        reading = read_slip(marked(spec, nothing, seed), expected_event=EVENT)
+        assert all(f.status is not Mark.VALUE for f in reading.fields)
+        assert all(r.status is Mark.EMPTY for f in reading.fields if f.player in (0, 2, 3)
+                   for r in f.rows)  # fmt: skip
