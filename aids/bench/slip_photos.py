@@ -32,8 +32,8 @@ SMALL = (900, 1200)  # smaller than a phone's: most of the tests' photos, to kee
 Truth = dict[tuple[int, int | None], tuple[Mark, int | None]]
 __all__ = [
     "EVENT", "FULL", "OTHER_EVENT", "PHONE", "SMALL", "Marks", "Photo", "Truth", "background",
-    "cross_mark", "fill_mark", "hand_mark", "fill_slip", "marked", "photo", "photograph", "rendered",
-    "scene", "specs",
+    "cross_mark", "fill_mark", "fill_slip", "hand_mark", "marked", "photo", "photograph",
+    "rendered", "scene", "specs",
 ]  # fmt: skip
 
 
@@ -122,7 +122,7 @@ def hand_mark(image: Image, b: Bubble, px: float, rng: np.random.Generator,
     cx, cy, r = b.x * px, b.y * px, b.r * px
     cx += rng.normal(0, 0.06 * r)
     cy += rng.normal(0, 0.06 * r)
-    half = int(math.ceil(r * 1.5)) + 2
+    half = math.ceil(r * 1.5) + 2
     x0, y0 = int(cx) - half, int(cy) - half
     yy, xx = np.mgrid[0 : 2 * half, 0 : 2 * half].astype(np.float32)
     dx, dy = xx + x0 + 0.5 - cx, yy + y0 + 0.5 - cy

@@ -78,7 +78,7 @@ def bubble_coverage(
     (of 16). A fill covers every sector, a hurried one all but one side; a cross through the
     circle, the slip's way to cancel, leaves the four between its arms nearly empty,
     whichever way it is turned (measured: see ``reading``)."""
-    labels, counts = bubble_labels(shape)
+    _, counts = bubble_labels(shape)
     where, lab = _label_pixels(shape)
     owner = (lab - 1) // SECTORS
     n = len(counts) // SECTORS
