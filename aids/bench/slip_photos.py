@@ -32,7 +32,8 @@ SMALL = (900, 1200)  # smaller than a phone's: most of the tests' photos, to kee
 Truth = dict[tuple[int, int | None], tuple[Mark, int | None]]
 __all__ = [
     "EVENT", "FULL", "OTHER_EVENT", "PHONE", "SMALL", "Marks", "Photo", "Truth", "background",
-    "cross_mark", "fill_mark", "fill_slip", "hand_mark", "marked", "photo", "photograph",
+    "cross_mark", "develop", "fill_mark", "fill_slip", "hand_mark", "marked", "photo",
+    "photograph",
     "rendered", "scene", "specs",
 ]  # fmt: skip
 
@@ -305,10 +306,23 @@ def photograph(slip: Image, size: tuple[int, int], rng: np.random.Generator, *,
     picture = background(size, int(rng.integers(0, 5))).copy()
     cv2.warpPerspective(paper, m, (w, h), dst=picture, flags=cv2.INTER_AREA,
                         borderMode=cv2.BORDER_TRANSPARENT)  # fmt: skip
+    spot = None if glare is None else (m, (sw, sh), glare)
+    return develop(picture, size, rng, light=light, blur=blur, quality=quality, glare=spot,
+                   log=log)  # fmt: skip
+
+
+def develop(picture: Image, size: tuple[int, int], rng: np.random.Generator, *,
+            light: float, blur: tuple[float, float], quality: tuple[int, int],
+            glare: tuple[npt.NDArray[Any], tuple[int, int], tuple[float, float, float]] | None,
+            log: list[str]) -> bytes:  # fmt: skip
+    """What the phone makes of the scene (the slip already laid on the table in ``picture``):
+    uneven light and perhaps a shadow, a lamp's reflection (``glare``: the slip's
+    perspective matrix, its size and the spot), blur, the sensor's grain, JPEG."""
+    w, h = size
     gain = np.clip(_lighting(size, rng, log) * light * 255, 0, 255).astype(np.uint8)
     lit = cv2.multiply(picture, cv2.merge([gain, gain, gain]), scale=1 / 255)
     if glare is not None:
-        lit = _glare(lit, m, (sw, sh), glare)
+        lit = _glare(lit, *glare)
         log.append("glare")
     sigma = rng.uniform(*blur)
     log.append(f"blur {sigma:.2f}")

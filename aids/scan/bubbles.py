@@ -58,6 +58,13 @@ def bubble_labels(shape: Shape) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.f
 
 
 @cache
+def _bubble_rows(shape: Shape) -> npt.NDArray[np.intp]:
+    """The row (in layout order) of each bubble."""
+    rows = layout_of(shape).rows
+    return np.array([n for n, row in enumerate(rows) for _ in row.bubbles], dtype=np.intp)
+
+
+@cache
 def _label_pixels(shape: Shape) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int32]]:
     """The straightened slip's pixels that some bubble's sector reads (flat indices) and their
     labels, so each photo gathers only those."""
@@ -67,7 +74,7 @@ def _label_pixels(shape: Shape) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.in
 
 
 def bubble_coverage(
-    gray: Image, paper: npt.NDArray[np.float32], shape: Shape
+    gray: Image, paper: npt.NDArray[np.float32], shape: Shape, offsets: Any = None
 ) -> npt.NDArray[np.float64]:
     """Each bubble's fill (in layout order), judged against the paper around it and against
     the bubble's own darkest marks: a pixel is ink where it is darker than the paper by
@@ -82,6 +89,11 @@ def bubble_coverage(
     where, lab = _label_pixels(shape)
     owner = (lab - 1) // SECTORS
     n = len(counts) // SECTORS
+    if offsets is not None:  # each row read where it was found (``rings.Offsets``)
+        row = _bubble_rows(shape)[owner]
+        step = np.rint(offsets.dy[row]).astype(np.intp) * gray.shape[1]
+        where = np.clip(where + step + np.rint(offsets.dx[row]).astype(np.intp), 0,
+                        gray.size - 1)  # fmt: skip
     dark = 1 - gray.ravel()[where].astype(np.float32) / paper.ravel()[where]
     bins = np.clip((dark * 32).astype(np.int32), 0, 31)
     hist = np.bincount(owner * 32 + bins, minlength=n * 32).reshape(n, 32).cumsum(axis=1)

@@ -50,6 +50,7 @@ from aids.scan.bubbles import SCALE, SECTORS, bubble_coverage, bubble_labels, pa
 from aids.scan.formats import READ, kind_of
 from aids.scan.quality import blur_ratio, glare
 from aids.scan.reading import SlipReading, read_fields
+from aids.scan.rings import locate
 
 DETECT_SIDE = 1600  # markers are found on a copy this long at most: 9 mm ≥ 45 px
 QR_SCALE = 4.0  # pixels per point for the straightened QR code (7 px per module)
@@ -62,6 +63,7 @@ MAX_BYTES = 40_000_000  # nor a file larger than this
 QR = zxingcpp.BarcodeFormat.QRCode
 MISFIT = 0.2  # of a marker's side: the most a corner may stray from the fitted plane
 CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
+PLACED = 0.5  # fewer of the rows than this found where they are printed: lay the slip flat
 
 Image = npt.NDArray[Any]  # what OpenCV returns (its stubs say integer or floating)
 
@@ -140,8 +142,13 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
         raise PhotoRefused("scan/too_dark")
     if blur_ratio(flat_gray) > BLURRED_SLIP:
         raise PhotoRefused("scan/too_blurred")
-    coverage = bubble_coverage(flat_gray, paper, shape)
-    fields = read_fields(shape, lay.rows, coverage, to_photo)
+    seen = locate(photo, flat, shape, to_slip)  # the rows where they truly are (a bent slip)
+    placed = seen.offsets.in_place()
+    if placed.mean() < PLACED:
+        raise PhotoRefused("scan/bent")
+    flat = seen.picture
+    coverage = bubble_coverage(seen.gray, seen.paper, shape, seen.offsets)
+    fields = read_fields(shape, lay.rows, coverage, to_photo, tuple(placed.tolist()))
     return SlipReading(
         event_tag=code.event_tag,
         table_id=code.table_id,

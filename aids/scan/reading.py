@@ -48,6 +48,7 @@ class Mark(StrEnum):
     EMPTY = "empty"
     DOUBLE = "double"
     UNSURE = "unsure"
+    MOVED = "moved"  # its circles are not where they are printed (a bent slip): not read
 
 
 Quad = tuple[tuple[float, float], ...]
@@ -181,15 +182,19 @@ def read_fields(
     rows: Sequence[Row],
     coverage: npt.NDArray[np.float64],
     to_photo: npt.NDArray[np.float64],
+    placed: Sequence[bool] | None = None,
 ) -> tuple[FieldReading, ...]:
-    """Every field of the slip from the coverage of every bubble (in ``rows`` order)."""
+    """Every field of the slip from the coverage of every bubble (in ``rows`` order); a row
+    not ``placed`` (its circles not found where they are printed) is MOVED, never read."""
     out: list[FieldReading] = []
     start = 0
     groups: dict[tuple[int, int | None], list[tuple[Row, RowReading]]] = {}
-    for row in rows:
+    for n, row in enumerate(rows):
         cover = coverage[start : start + len(row.values)]
         start += len(row.values)
         reading = read_row(cover.tolist(), row.values)
+        if placed is not None and not placed[n]:
+            reading = RowReading(Mark.MOVED, None, 0.0, reading.coverage)
         groups.setdefault((row.player, row.field), []).append((row, reading))
     for (player, f), members in groups.items():
         readings = tuple(r for _, r in members)
@@ -230,7 +235,7 @@ def _field_status(readings: Sequence[RowReading]) -> Mark:
     states = {r.status for r in readings}
     if states == {Mark.VALUE}:
         return Mark.VALUE
-    for mark in (Mark.DOUBLE, Mark.UNSURE):
+    for mark in (Mark.MOVED, Mark.DOUBLE, Mark.UNSURE):
         if mark in states:
             return mark
     return Mark.EMPTY if states == {Mark.EMPTY} else Mark.UNSURE
