@@ -175,10 +175,11 @@ def cross_mark(image: Image, b: Bubble, px: float, rng: np.random.Generator,
                  colour, pen, cv2.LINE_AA, 4)  # fmt: skip
 
 
-def fill_slip(spec: SlipSpec, dpi: int, rng: np.random.Generator,
-              odd: float = 0.06) -> tuple[Image, Truth, list[str]]:  # fmt: skip
+def fill_slip(spec: SlipSpec, dpi: int, rng: np.random.Generator, odd: float = 0.06,
+              hand: float = 0.0) -> tuple[Image, Truth, list[str]]:  # fmt: skip
     """The rendered slip filled in: each player's place and numbers, each field clean but
-    for a share ``odd`` of corrections, empty fields and doubly marked digits."""
+    for a share ``odd`` of corrections, empty fields and doubly marked digits; a share
+    ``hand`` of the rows filled in light pencil or in a hurry (``hand_mark``), half each."""
     image = rendered(spec, dpi).copy()
     px = dpi / 72
     lay = layout(spec)
@@ -215,7 +216,11 @@ def fill_slip(spec: SlipSpec, dpi: int, rng: np.random.Generator,
             odd_row = int(rng.integers(0, len(rows)))
             for k, (row, digit) in enumerate(zip(rows, wanted, strict=True)):
                 index = row.values.index(digit)
-                notes.append(fill_mark(image, row.bubbles[index], px, rng, colour))
+                if hand and rng.random() < hand:
+                    how = "pencil" if rng.random() < 0.5 else "hurried"
+                    notes.append(hand_mark(image, row.bubbles[index], px, rng, how, colour))
+                else:
+                    notes.append(fill_mark(image, row.bubbles[index], px, rng, colour))
                 if k == odd_row and case in ("correct", "double"):
                     others = [i for i in range(len(row.values)) if i != index]
                     if not others:
@@ -355,14 +360,20 @@ def _glare(picture: Image, m: npt.NDArray[Any], slip_size: tuple[int, int],
 
 
 def photo(spec: SlipSpec, seed: int, size: tuple[int, int] = PHONE, odd: float = 0.06,
-          **options: object) -> Photo:  # fmt: skip
-    """A filled slip's photo and its truth, from ``seed`` alone."""
+          hand: float = 0.0, bent: bool = False, **options: object) -> Photo:  # fmt: skip
+    """A filled slip's photo and its truth, from ``seed`` alone (``hand``: see
+    ``fill_slip``; ``bent``: the slip bowed and seen at a slant, ``slip_bend``)."""
     rng = np.random.default_rng(seed)
     dpi = 150 if size[1] <= 1200 else 200 if size[1] <= 2000 else 400
-    image, truth, notes = fill_slip(spec, dpi, rng, odd)
+    image, truth, notes = fill_slip(spec, dpi, rng, odd, hand)
     options.setdefault("blur", (0.2, 1.1 * size[1] / 1200))  # a blur in pixels grows with them
     log: list[str] = []
-    jpeg = photograph(image, size, rng, log=log, **options)  # type: ignore[arg-type]
+    if bent:
+        from aids.bench.slip_bend import photograph_bent  # it builds on this module
+
+        jpeg = photograph_bent(image, size, rng, log=log, **options)  # type: ignore[arg-type]
+    else:
+        jpeg = photograph(image, size, rng, log=log, **options)  # type: ignore[arg-type]
     return Photo(jpeg, truth, tuple(notes), tuple(log))
 
 
@@ -389,7 +400,8 @@ def specs() -> tuple[SlipSpec, ...]:
     """The slips of the campaign: a six-player Japanese slip with three-digit points, a
     four-player English one with four-digit money, a seven-player one with two numbers, and
     the fullest a slip gets: four Grand National stables' money (7 digits) and prize money
-    (3 digits), two blocks of eleven rows down the page."""
+    (3 digits), two blocks of eleven rows down the page; and five Ekiden teams' columns,
+    below zero as often as not (a sign row, then two digits)."""
     return (
         SlipSpec(EVENT, "金曜レースナイト", "TaBlE3cdEfGhIjKlMnOpQrSt", "3番テーブル", "derby",
                  "ja", ("あき", "ベン", "ちえ", "だい", "えみ", "ふみ"), 6,
@@ -402,6 +414,9 @@ def specs() -> tuple[SlipSpec, ...]:
         SlipSpec(EVENT, "金曜レースナイト", "TaBlE6cdEfGhIjKlMnOpQrSt", "6番テーブル", "gn", "ja",
                  ("あき", "ベン", "ちえ", "だい"), 4,
                  (NumberField("所持金（ドル）", 7), NumberField("賞金（千ドル）", 3))),
+        SlipSpec(EVENT, "Friday race night", "TaBlE7cdEfGhIjKlMnOpQrSt", "Table 7", "ekiden",
+                 "en", ("Aki", "Ben", "Chie", "Dai", "Emi"), 5,
+                 (NumberField("Column", 2, signed=True),)),
     )  # fmt: skip
 
 

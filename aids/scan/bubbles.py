@@ -19,6 +19,8 @@ SCALE = 2.2  # pixels per slip point in the straightened slip (6.2 px/mm)
 INNER = 0.8  # the share of a bubble's radius read (inside its printed circle)
 HOLE = 0.4  # the centre left out: every stroke through the circle crosses it
 SECTORS = 16  # of 22.5°: four of them, 90° apart, lie between a cross's arms
+HALF = 0.6  # a sector this covered is inked
+RUN = 8  # sectors inked in a row (180° and more): a hurried fill; a cross's arms reach 6
 
 
 def paper_brightness(gray: Image) -> npt.NDArray[np.float32]:
@@ -58,13 +60,6 @@ def bubble_labels(shape: Shape) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.f
 
 
 @cache
-def _bubble_rows(shape: Shape) -> npt.NDArray[np.intp]:
-    """The row (in layout order) of each bubble."""
-    rows = layout_of(shape).rows
-    return np.array([n for n, row in enumerate(rows) for _ in row.bubbles], dtype=np.intp)
-
-
-@cache
 def _label_pixels(shape: Shape) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int32]]:
     """The straightened slip's pixels that some bubble's sector reads (flat indices) and their
     labels, so each photo gathers only those."""
@@ -74,7 +69,7 @@ def _label_pixels(shape: Shape) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.in
 
 
 def bubble_coverage(
-    gray: Image, paper: npt.NDArray[np.float32], shape: Shape, offsets: Any = None
+    gray: Image, paper: npt.NDArray[np.float32], shape: Shape
 ) -> npt.NDArray[np.float64]:
     """Each bubble's fill (in layout order), judged against the paper around it and against
     the bubble's own darkest marks: a pixel is ink where it is darker than the paper by
@@ -82,18 +77,15 @@ def bubble_coverage(
     much less as that tenth is lighter (down to ``INK_FROM``; not where it is fainter than
     ``LEVEL``: a smudge, never a fill), so a pen's blurred edge is not ink and a light
     pencil's grey is. Its score: the coverage of its least covered four sectors 90° apart
-    (of 16). A fill covers every sector, a hurried one all but one side; a cross through the
-    circle, the slip's way to cancel, leaves the four between its arms nearly empty,
-    whichever way it is turned (measured: see ``reading``)."""
+    (of 16). A fill covers every sector; a cross through the circle, the slip's way to
+    cancel, leaves the four between its arms nearly empty, whichever way it is turned
+    (measured: see ``reading``). A hurried fill leaves one side white: where ink runs round
+    more than ``RUN`` sectors without a break (a cross's arms never do), the least covered
+    of each four is left out."""
     _, counts = bubble_labels(shape)
     where, lab = _label_pixels(shape)
     owner = (lab - 1) // SECTORS
     n = len(counts) // SECTORS
-    if offsets is not None:  # each row read where it was found (``rings.Offsets``)
-        row = _bubble_rows(shape)[owner]
-        step = np.rint(offsets.dy[row]).astype(np.intp) * gray.shape[1]
-        where = np.clip(where + step + np.rint(offsets.dx[row]).astype(np.intp), 0,
-                        gray.size - 1)  # fmt: skip
     dark = 1 - gray.ravel()[where].astype(np.float32) / paper.ravel()[where]
     bins = np.clip((dark * 32).astype(np.int32), 0, 31)
     hist = np.bincount(owner * 32 + bins, minlength=n * 32).reshape(n, 32).cumsum(axis=1)
@@ -102,5 +94,19 @@ def bubble_coverage(
     ink = dark >= edge[owner]
     inked = np.bincount(lab, weights=ink, minlength=len(counts))
     cover = (inked[1:] / np.maximum(counts[1:], 1.0)).reshape(-1, SECTORS)
-    quarters = cover.reshape(-1, 4, SECTORS // 4).mean(axis=1)  # [k, k+4, k+8, k+12]
-    return np.asarray(quarters.min(axis=1), dtype=np.float64)
+    groups = cover.reshape(-1, 4, SECTORS // 4)  # [k, k+4, k+8, k+12]
+    score = groups.mean(axis=1).min(axis=1)
+    lenient = np.sort(groups, axis=1)[:, 1:, :].mean(axis=1).min(axis=1)  # one side left out
+    hurried = _longest_run(cover >= HALF) >= RUN  # ink all the way round over half the circle
+    return np.asarray(np.where(hurried, np.maximum(score, lenient), score), dtype=np.float64)
+
+
+def _longest_run(covered: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+    """Each bubble's longest run of covered sectors, going round the circle."""
+    twice = np.concatenate([covered, covered], axis=1).astype(np.int8)
+    run = np.zeros(len(covered), dtype=np.intp)
+    best = np.zeros(len(covered), dtype=np.intp)
+    for k in range(twice.shape[1]):
+        run = (run + 1) * twice[:, k]
+        best = np.maximum(best, run)
+    return np.minimum(best, covered.shape[1])

@@ -147,7 +147,7 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
     if placed.mean() < PLACED:
         raise PhotoRefused("scan/bent")
     flat = seen.picture
-    coverage = bubble_coverage(seen.gray, seen.paper, shape, seen.offsets)
+    coverage = bubble_coverage(seen.gray, seen.paper, shape)  # where the layout puts them
     fields = read_fields(shape, lay.rows, coverage, to_photo, tuple(placed.tolist()))
     return SlipReading(
         event_tag=code.event_tag,

@@ -90,8 +90,8 @@ def _kernel() -> Image:
     rho = np.hypot(xx, yy)
 
     def annulus(at: float) -> Image:
-        a = np.exp(-((rho - at) ** 2) / (2 * 1.3**2)).astype(np.float32)
-        return a / a.sum()
+        a: Image = np.exp(-((rho - at) ** 2) / (2 * 1.3**2)).astype(np.float32)
+        return np.asarray(a / float(a.sum()), dtype=np.float32)
 
     kernel: Image = annulus(r) - 0.5 * annulus(r - 4.0) - 0.5 * annulus(r + 4.0)
     return kernel

@@ -264,3 +264,21 @@ def test_light_pencil_and_hurried_fills_read_but_smudges_crosses_and_rings_never
         assert all(f.status is not Mark.VALUE for f in reading.fields)
         assert all(r.status is Mark.EMPTY for f in reading.fields if f.player in (0, 2, 3)
                    for r in f.rows)  # fmt: skip
+
+
+def test_a_bent_slip_reads_its_rows_where_they_are_never_the_neighbouring_circle() -> None:
+    """Rule (issue 26 §5): a slip bowed across its rows (5-15 mm) and seen at a slant
+    (20-45°) keeps its corner markers in one plane, yet its circles move by a pitch or more;
+    the reader finds each row where its printed rings are and reads it there, or flags it
+    (never proposes a value read from a circle that is not where it should be)."""
+    right = fields = 0
+    for seed in range(6):
+        spec = specs()[seed % 4]
+        shot = photo(spec, seed, size=SMALL, bent=True)
+        reading = read_slip(shot.jpeg, expected_event=EVENT)
+        for f in reading.fields:
+            mark, value = shot.truth[(f.player, f.field)]
+            assert f.status is not Mark.VALUE or (mark, value) == (Mark.VALUE, f.value), shot.taken
+            right += (f.status, f.value) == (mark, value)
+            fields += 1
+    assert right >= 0.97 * fields
