@@ -50,7 +50,7 @@ from aids.scan.bubbles import SCALE, SECTORS, bubble_coverage, bubble_labels, pa
 from aids.scan.formats import READ, kind_of
 from aids.scan.quality import blur_ratio, glare
 from aids.scan.reading import SlipReading, read_fields
-from aids.scan.rings import locate
+from aids.scan.rings import bent_squares, locate
 
 DETECT_SIDE = 1600  # markers are found on a copy this long at most: 9 mm ≥ 45 px
 QR_SCALE = 4.0  # pixels per point for the straightened QR code (7 px per module)
@@ -122,6 +122,7 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
     code = _payload(_qr_text(gray, frame, to_photo, QR_SCALE))
     code = code or _payload(_qr_text(gray, frame, to_photo, 1.5 * QR_SCALE))
     code = code or _payload(_qr_in_place(small, shrink, frame, to_photo))
+    code = code or _payload(_qr_bent(gray, frame, to_photo))
     if code is None:
         x, y, side = frame.qr
         quiet = side * 4 / 41  # the code's quiet zone, inside its square: white anyway
@@ -334,6 +335,17 @@ def _qr_text(
                                flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
                                borderValue=255)  # fmt: skip
     return zxing_text(code)
+
+
+def _qr_bent(gray: Image, frame: Layout, to_photo: npt.NDArray[np.float64]) -> str | None:
+    """The QR code read from its square straightened as on a bowed slip (``rings``), the
+    gentlest bows first: the last look before the code is called unreadable."""
+    for map_x, map_y in bent_squares(frame.qr, QR_SCALE / 2, to_photo):
+        code = cv2.remap(gray, map_x, map_y, cv2.INTER_LINEAR, borderValue=255)
+        text = zxing_text(code)
+        if text is not None:
+            return text
+    return None
 
 
 def _qr_in_place(

@@ -275,3 +275,26 @@ def locate(photo: Image, flat: Image, shape: Shape, to_slip: npt.NDArray[np.floa
     if offsets2.in_place().sum() <= offsets.in_place().sum():
         return plain
     return Located(again, gray2, paper2, offsets2, bow)
+
+
+def bent_squares(square: tuple[float, float, float], scale: float, to_photo: npt.NDArray[Any],
+                 ) -> list[tuple[Image, Image]]:  # fmt: skip
+    """Maps (for ``cv2.remap``) of a printed square (x, y, side in slip points, with a
+    little room: the QR code) straightened at ``scale`` px/pt as a bowed slip would show
+    it, for bows whose shift runs up to 3.5 pitches each way, the smallest first: the QR
+    code sits near the top, where a bow's lift starts (and grows as its square), which a
+    plane's perspective cannot take out."""
+    x, y, side = square
+    room = side * 0.12
+    n = round((side + 2 * room) * scale)
+    gy, gx = np.mgrid[0:n, 0:n].astype(np.float64) / scale
+    px, py = (gx + x - room) * SCALE, (gy + y - room) * SCALE  # straightened pixels
+    steps = np.arange(-3.5 * STEP, 3.5 * STEP + 1, 0.9 * STEP)
+    shifts = sorted(((u1, u2) for u1 in steps for u2 in steps), key=lambda u: np.hypot(*u))
+    out = []
+    for u1, u2 in shifts[1:]:
+        mx, my = Bow(u1, u2, 0.0, 1.0).moved(px, py)
+        points = np.stack([mx / SCALE, my / SCALE, np.ones_like(mx)], axis=-1) @ to_photo.T
+        out.append(((points[..., 0] / points[..., 2]).astype(np.float32),
+                    (points[..., 1] / points[..., 2]).astype(np.float32)))  # fmt: skip
+    return out
