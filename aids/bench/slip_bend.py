@@ -23,9 +23,10 @@ WIDTH, HEIGHT = 148.0, 210.0  # the A5 slip, mm
 BAND = 16.0  # mm from the top and from the bottom: the corner markers' rows, kept flat
 
 
-def bowed(y: npt.NDArray[Any], bow: float) -> npt.NDArray[Any]:
-    """The lift (mm) of the slip at ``y`` mm from its top, for a bow of ``bow`` mm."""
-    t = np.clip((y - BAND) / (HEIGHT - 2 * BAND), 0.0, 1.0)
+def bowed(y: npt.NDArray[Any], bow: float, across: float = HEIGHT) -> npt.NDArray[Any]:
+    """The lift (mm) of the slip at ``y`` mm from its top (or its side, ``across`` its
+    width), for a bow of ``bow`` mm."""
+    t = np.clip((y - BAND) / (across - 2 * BAND), 0.0, 1.0)
     return np.asarray(bow * np.sin(np.pi * t) ** 2)
 
 
@@ -55,7 +56,8 @@ class Camera:
         z = rel @ self.ahead
         return np.stack([rel @ self.right / z, rel @ self.down / z], axis=-1) * self.f + self.centre
 
-    def slip_at(self, pixels: npt.NDArray[Any], bow: float) -> npt.NDArray[Any]:
+    def slip_at(self, pixels: npt.NDArray[Any], bow: float, sideways: bool = False
+                ) -> npt.NDArray[Any]:  # fmt: skip
         """The slip's point (x, y mm from its top left) each pixel (…, 2) sees: the ray met
         with the plane at the lift found so far, a few times over (the bow's slope is gentle,
         so this settles in a few steps)."""
@@ -65,7 +67,10 @@ class Camera:
         for _ in range(8):
             along = (lift - self.origin[2]) / ray[..., 2]
             hit = self.origin + along[..., None] * ray
-            lift = bowed(hit[..., 1] + HEIGHT / 2, bow)
+            if sideways:  # bowed along its rows instead (the model the reader fits is not)
+                lift = bowed(hit[..., 0] + WIDTH / 2, bow, WIDTH)
+            else:
+                lift = bowed(hit[..., 1] + HEIGHT / 2, bow)
         return np.asarray(hit[..., :2] + [WIDTH / 2, HEIGHT / 2])
 
 
@@ -74,10 +79,11 @@ def photograph_bent(slip: Image, size: tuple[int, int], rng: np.random.Generator
                     slant: tuple[float, float] = (20.0, 45.0), turn: float = 30.0,
                     fraction: tuple[float, float] = (0.72, 0.9),
                     blur: tuple[float, float] = (0.2, 1.0), quality: tuple[int, int] = (60, 92),
-                    log: list[str] | None = None) -> bytes:  # fmt: skip
+                    sideways: bool = False, log: list[str] | None = None) -> bytes:  # fmt: skip
     """The slip (rendered, BGR) bowed by ``bow`` mm (a range; up towards the camera three
     times in four, else sunk) and photographed at a slant of ``slant`` degrees (a range)
-    from any side, turned up to ``turn`` degrees, filling a ``fraction`` of the frame."""
+    from any side, turned up to ``turn`` degrees, filling a ``fraction`` of the frame;
+    ``sideways``: bowed along its rows instead, between its left and right edges."""
     log = [] if log is None else log
     w, h = size
     lift = float(rng.uniform(*bow)) * (1 if rng.random() < 0.75 else -1)
@@ -87,8 +93,11 @@ def photograph_bent(slip: Image, size: tuple[int, int], rng: np.random.Generator
     ys = np.linspace(0, HEIGHT, 43)
     edge = [(x, y) for y in ys for x in (0.0, WIDTH)] + [(x, y) for x in np.linspace(0, WIDTH, 31)
                                                       for y in (0.0, HEIGHT)]  # fmt: skip
-    rim = np.array([[x - WIDTH / 2, y - HEIGHT / 2, float(bowed(np.array(y), lift))]
-                    for x, y in edge])  # fmt: skip
+
+    def lift_at(x: float, y: float) -> float:
+        return float(bowed(np.array(x), lift, WIDTH) if sideways else bowed(np.array(y), lift))
+
+    rim = np.array([[x - WIDTH / 2, y - HEIGHT / 2, lift_at(x, y)] for x, y in edge])
     seen = camera.project(rim)
     span = seen.max(axis=0) - seen.min(axis=0)
     camera.f = min(h * rng.uniform(*fraction) / span[1], 0.94 * w / span[0])
@@ -98,7 +107,7 @@ def photograph_bent(slip: Image, size: tuple[int, int], rng: np.random.Generator
     camera.centre = np.array([w / 2, h / 2]) - middle + rng.uniform(-1, 1, 2) * room * 0.8
     step = 4  # the map is smooth: found at the centres of 4 × 4 cells, then enlarged
     gy, gx = np.mgrid[0 : h + step : step, 0 : w + step : step].astype(np.float64)
-    at = camera.slip_at(np.stack([gx, gy], axis=-1) + (step - 1) / 2, lift)
+    at = camera.slip_at(np.stack([gx, gy], axis=-1) + (step - 1) / 2, lift, sideways)
     per_mm = slip.shape[1] / WIDTH
     full = gx.shape[1] * step, gx.shape[0] * step
     maps = [cv2.resize((at[..., k] * per_mm - 0.5).astype(np.float32), full,

@@ -178,14 +178,15 @@ def _draw_block(
             if first:  # the field's label above its first row
                 text(block.x, top - FIELD_H * mm + 0.6 * mm, field.label, 7, block.width,
                      FIELD_H * mm)  # fmt: skip
-            if row.sign:
-                label = t("scan.slip.sign", lang)
+            if row.sign:  # at the left, as "Place": a word near a circle looks like a ring
+                text(block.x, top + 1.2 * mm, t("scan.slip.sign", lang), 7,
+                     LABEL_W * mm - 1 * mm, PITCH * mm)  # fmt: skip
             else:
                 label = f"×{10 ** (field.digits - 1 - (row.digit or 0)):,}"
-            canvas.setFillColor(GREY)
-            canvas.setFont(register(), 6)
-            canvas.drawRightString(block.x + (LABEL_W - 1.2) * mm, h - row.bubbles[0].y - 2.1,
-                                   label)  # fmt: skip
+                canvas.setFillColor(GREY)
+                canvas.setFont(register(), 6)
+                canvas.drawRightString(block.x + (LABEL_W - 1.2) * mm,
+                                       h - row.bubbles[0].y - 2.1, label)  # fmt: skip
         for value, bubble in zip(row.values, row.bubbles, strict=True):
             if row.sign:  # + and −, larger than a digit, as faint (never read as a mark)
                 _circle(canvas, bubble, h)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -50,7 +51,7 @@ from aids.scan.bubbles import SCALE, SECTORS, bubble_coverage, bubble_labels, pa
 from aids.scan.formats import READ, kind_of
 from aids.scan.quality import blur_ratio, glare
 from aids.scan.reading import SlipReading, read_fields
-from aids.scan.rings import bent_squares, locate
+from aids.scan.rings import bent_box, bent_squares, locate
 
 DETECT_SIDE = 1600  # markers are found on a copy this long at most: 9 mm ≥ 45 px
 QR_SCALE = 4.0  # pixels per point for the straightened QR code (7 px per module)
@@ -150,6 +151,9 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
     flat = seen.picture
     coverage = bubble_coverage(seen.gray, seen.paper, shape)  # where the layout puts them
     fields = read_fields(shape, lay.rows, coverage, to_photo, tuple(placed.tolist()))
+    if seen.bow is not None:  # outlined on the photo where the bowed slip shows them
+        bow = seen.bow
+        fields = tuple(replace(f, photo_box=bent_box(f.slip_box, bow, to_photo)) for f in fields)
     return SlipReading(
         event_tag=code.event_tag,
         table_id=code.table_id,

@@ -282,3 +282,25 @@ def test_a_bent_slip_reads_its_rows_where_they_are_never_the_neighbouring_circle
             right += (f.status, f.value) == (mark, value)
             fields += 1
     assert right >= 0.97 * fields
+
+
+def test_a_slip_bent_the_other_way_is_flagged_or_refused_never_misread() -> None:
+    """Rule (issue 26 §5): a bend the reader's bow does not take (along the rows, between
+    the left and right edges) leaves rows away from where the layout puts them: each such
+    row is flagged (its circles must all show their rings, none past its ends), or the
+    photo is refused "lay the slip flat"; no value is read from a circle out of place."""
+    from aids.bench.slip_bend import photograph_bent
+    from aids.bench.slip_photos import PHONE
+
+    for seed in (5, 6, 10, 11):  # each misread before (a place 2 read 1, a money 63 read 62)
+        rng = np.random.default_rng(seed)
+        spec = specs()[seed % 4]
+        image, truth, _ = fill_slip(spec, 200, rng)
+        jpeg = photograph_bent(image, PHONE, rng, bow=(8.0, 14.0), sideways=True)
+        try:
+            reading = read_slip(jpeg, expected_event=EVENT)
+        except PhotoRefused as err:
+            assert err.code == "scan/bent" and "flat" in err.message("en")
+            continue
+        for f in reading.fields:
+            assert f.status is not Mark.VALUE or truth[(f.player, f.field)][1] == f.value
