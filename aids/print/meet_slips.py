@@ -8,8 +8,8 @@ fit: a larger number is then entered by hand; a later number that does not fit w
 as the Grand National's prize money for five or six stables, is left off the slip, with the
 ones after it, and typed on the page: ``proposal`` flags it as not on the slip, and the slip
 says so itself under its check value, so players know to tell the organiser); a number
-that may be below zero (the Ekiden's column) gets a sign row, + and −, before its digits, so
-a team behind the start is written and read (−2 is − 0 2; a sign left blank is flagged).
+that may be below zero (a column behind the start) gets a sign row, + and −, before its
+digits, so it is written and read (−2 is − 0 2; a sign left blank is flagged).
 
 ``match`` takes a read photo (``aids.scan.read_slip``) to the event's table it belongs to and
 refuses it with a clear message when it is not one of this event's paper tables, when the

@@ -55,8 +55,8 @@ NAME_H, FIELD_H, BLOCK_GAP = 5.5, 3.4, 2.5  # a player's name line, a field's la
 @dataclass(frozen=True, slots=True)
 class NumberField:
     """One number each player writes (their score, their money), as ``digits`` digits, led by
-    a row of two circles, + and −, where it may be below zero (``signed``: the Ekiden's
-    column, a team behind the start)."""
+    a row of two circles, + and −, where it may be below zero (``signed``: a team's column
+    behind the start)."""
 
     label: str
     digits: int
