@@ -76,7 +76,7 @@ def slip_spec(meet: MeetInfo, status: PaperStatus, lang: Lang) -> SlipSpec:
             off.append(t("scan.slip.capped", lang, field=label, most=f"{10**digits - 1:,}"))
         fields.append(NumberField(label, digits, field.signed))
     joined = ("、" if lang == "ja" else "; ").join(off)
-    said = t("scan.slip.off_slip", lang, what=joined) if off else """
+    said = t("scan.slip.off_slip", lang, what=joined) if off else ""
     return SlipSpec(meet.public_id, meet.title, status.public_id, status.title, status.kind,
                     lang, seats, len(seats), tuple(fields), said)  # fmt: skip
 
