@@ -5,8 +5,7 @@ The steps, each an OpenCV or numpy call over the whole image (no loops over pixe
 
 1. decode the photo, only a JPEG or a PNG by its first bytes (``formats``: another kind is
    ``scan/format``, naming it), its size checked from the header first
-   (``scan/not_image``); refuse
-   one too dark to read (``scan/too_dark``);
+   (``scan/not_image``); refuse one too dark to read (``scan/too_dark``);
 2. find the four ArUco corner markers on a copy at most ``DETECT_SIDE`` pixels long (a
    second, tolerant look if one is missing; with three found, the fourth is sought once
    more in the enlarged part of the full photo where they place it: ``look_again``, a far
@@ -19,15 +18,19 @@ The steps, each an OpenCV or numpy call over the whole image (no loops over pixe
    washes it out, else ``scan/too_blurred``), else
    ``scan/half_slip`` names the corners outside it;
 3. read the QR code from the straightened code alone (zxing-cpp), else from the whole photo
-   where this slip's code is printed (``scan/glare``, ``scan/too_blurred``,
-   ``scan/no_code``);
+   where this slip's code is printed, else straightened as on a bowed slip
+   (``scan/glare``, ``scan/too_blurred``, ``scan/no_code``);
 4. straighten the slip at ``SCALE`` pixels per point (``cv2.warpPerspective``); estimate the
    paper's brightness everywhere by a morphological closing (which keeps shadows' edges and
    removes marks smaller than its kernel), so a pixel is ink when it is darker than the paper
    *around it*: uneven light and shadows read the same as daylight;
-5. score each bubble (``np.bincount`` over a label image of the layout's circles, cut in
-   sectors): the coverage of its least covered four sectors 90° apart, so a fill scores high
-   and a cross low; the scores give each row and field (``reading.read_row``).
+5. check that every row's printed circles are where the layout puts them (``rings``); on a
+   bent slip, find the bow and straighten the photo again through it; a row still away is
+   MOVED, never read, and a slip with most rows away is ``scan/bent`` (lay it flat);
+6. score each bubble (``bubbles``: ``np.bincount`` over a label image of the layout's
+   circles, cut in sectors): the coverage of its least covered four sectors 90° apart, ink
+   judged against the paper and the bubble's own darkest marks, so a fill (pencil too)
+   scores high and a cross low; the scores give each row and field (``reading.read_row``).
 """
 
 from __future__ import annotations
@@ -70,8 +73,9 @@ Image = npt.NDArray[Any]  # what OpenCV returns (its stubs say integer or floati
 
 
 class PhotoRefused(AidsError):
-    """The photo cannot give a result: no slip, part of one, another event's, too dark or
-    too blurred (codes ``scan/…``; the message says what to do)."""
+    """The photo cannot give a result: not a JPEG or PNG, no slip, part of one, another
+    event's, too dark, too blurred, glare, a bent slip (codes ``scan/…``; the message says
+    what to do)."""
 
 
 class Corners:
@@ -92,7 +96,7 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
 
     Raises: ``PhotoRefused`` with ``scan/not_image``, ``scan/format``, ``scan/too_dark``,
     ``scan/no_slip``, ``scan/half_slip``, ``scan/not_flat``, ``scan/no_code``, ``scan/payload``,
-    ``scan/other_event``, ``scan/too_blurred``, ``scan/glare``.
+    ``scan/other_event``, ``scan/too_blurred``, ``scan/glare``, ``scan/bent``.
     """
     photo = decode(image_bytes)
     gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
