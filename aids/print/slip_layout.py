@@ -35,7 +35,7 @@ PREFIX = "aids-slip:1:"
 PAYLOAD_RE = re.compile(
     r"\Aaids-slip:1:(?P<table>[A-Za-z0-9][A-Za-z0-9_-]{21,63}):"
     r"(?P<event>[A-Z2-7]{6}):(?P<check>[A-Z2-7]{6}):"
-    r"(?P<players>[1-8])\.(?P<places>10|[1-9])\.(?P<digits>(?:[1-7](?:,[1-7]){0,2})?)\Z"
+    r"(?P<players>[1-8])\.(?P<places>10|[1-9])\.(?P<digits>(?:-?[1-7](?:,-?[1-7]){0,2})?)\Z"
 )
 
 # --- geometry (millimetres on the A5 page; the layout turns them into points, y down) -------
@@ -54,30 +54,44 @@ NAME_H, FIELD_H, BLOCK_GAP = 5.5, 3.4, 2.5  # a player's name line, a field's la
 
 @dataclass(frozen=True, slots=True)
 class NumberField:
-    """One number each player writes (their score, their money), as ``digits`` digits."""
+    """One number each player writes (their score, their money), as ``digits`` digits, led by
+    a row of two circles, + and −, where it may be below zero (``signed``: a team's column
+    behind the start)."""
 
     label: str
     digits: int
+    signed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    """What fixes the bubbles' places: players, places, and each number field's digits."""
+    """What fixes the bubbles' places: players, places, each number field's digits, and which
+    fields have a sign row (``signed``: their indexes, ascending; none by default).
+
+    >>> Shape(5, 5, (2,), (0,)).code(), Shape(4, 4, (7, 3)).code()
+    ('5.5.-2', '4.4.7,3')
+    """
 
     players: int
     places: int
     digits: tuple[int, ...]
+    signed: tuple[int, ...] = ()
 
     def code(self) -> str:
-        """The shape as the QR code carries it: ``4.4.3,4``."""
-        return f"{self.players}.{self.places}.{','.join(map(str, self.digits))}"
+        """The shape as the QR code carries it: ``4.4.3,4``; a signed field's digits led by
+        ``-`` (``5.5.-2``). A shape without a sign row has the code it always had."""
+        fields = ",".join(("-" if f in self.signed else "") + str(d)
+                          for f, d in enumerate(self.digits))  # fmt: skip
+        return f"{self.players}.{self.places}.{fields}"
 
 
 @dataclass(frozen=True, slots=True)
 class SlipSpec:
     """What a slip prints: the event and table (ids and words), the game's kind (its printed
-    name), the language, the players' names in seat order, the places (1..``places``) and the
-    number fields each player fills in. Checked when made (``InvalidAction`` ``scan/slip_*``).
+    name), the language, the players' names in seat order, the places (1..``places``), the
+    number fields each player fills in, and a line saying what the result asks that the slip
+    has no room for (``off_slip``, printed under the check value so players tell the
+    organiser). Checked when made (``InvalidAction`` ``scan/slip_*``).
     """
 
     event_id: str
@@ -89,6 +103,7 @@ class SlipSpec:
     players: tuple[str, ...]
     places: int
     fields: tuple[NumberField, ...] = ()
+    off_slip: str = ""  # what the slip leaves out, said on it (worded by the caller)
 
     def __post_init__(self) -> None:
         if not (ID_RE.match(self.event_id) and ID_RE.match(self.table_id)):
@@ -112,7 +127,8 @@ class SlipSpec:
 
     @property
     def shape(self) -> Shape:
-        return Shape(len(self.players), self.places, tuple(f.digits for f in self.fields))
+        signed = tuple(n for n, f in enumerate(self.fields) if f.signed)
+        return Shape(len(self.players), self.places, tuple(f.digits for f in self.fields), signed)
 
 
 def _tag(*parts: str) -> str:
@@ -167,8 +183,10 @@ def parse_payload(text: object) -> Payload:
     found = PAYLOAD_RE.match(text) if isinstance(text, str) else None
     if found is None:
         raise InvalidAction("scan/payload")
-    digits = tuple(int(d) for d in found["digits"].split(",") if d)
-    shape = Shape(int(found["players"]), int(found["places"]), digits)
+    parts = [d for d in found["digits"].split(",") if d]
+    digits = tuple(abs(int(d)) for d in parts)
+    signed = tuple(n for n, d in enumerate(parts) if d.startswith("-"))
+    shape = Shape(int(found["players"]), int(found["places"]), digits, signed)
     if sum(digits) > MAX_TOTAL_DIGITS or not fits(shape):
         raise InvalidAction("scan/payload")
     return Payload(found["table"], found["event"], found["check"], shape)
@@ -188,14 +206,16 @@ class Bubble:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One choice: a player's place (``field`` None; values 1..places) or one digit of a
-    number field (``digit`` 0 = the most significant; values 0-9)."""
+    """One choice: a player's place (``field`` None; values 1..places), one digit of a
+    number field (``digit`` 0 = the most significant; values 0-9), or a signed field's sign
+    (``digit`` None, ``sign`` True; values +1 and −1, its circles marked + and −)."""
 
     player: int
     field: int | None
     digit: int | None
     values: tuple[int, ...]
     bubbles: tuple[Bubble, ...]
+    sign: bool = False
 
     def box(self) -> tuple[float, float, float, float]:
         """The row's bubbles' bounding box (x0, y0, x1, y1) with a little room around."""
@@ -217,6 +237,10 @@ class Marker:
         """Its four corners clockwise from top left, as OpenCV's ArUco detector lists them."""
         x, y, s = self.x, self.y, self.side
         return ((x, y), (x + s, y), (x + s, y + s), (x, y + s))
+
+    def square(self) -> tuple[float, float, float]:
+        """Its top-left corner and side (x, y, side)."""
+        return (self.x, self.y, self.side)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +272,8 @@ def layout(spec: SlipSpec) -> Layout:
 
 
 def _block_height(shape: Shape) -> float:
-    return NAME_H + PITCH * (1 + sum(shape.digits)) + FIELD_H * len(shape.digits) + BLOCK_GAP
+    rows = 1 + sum(shape.digits) + len(shape.signed)
+    return NAME_H + PITCH * rows + FIELD_H * len(shape.digits) + BLOCK_GAP
 
 
 def fits(shape: Shape) -> bool:
@@ -260,8 +285,8 @@ def fits(shape: Shape) -> bool:
 @cache
 def layout_of(shape: Shape) -> Layout:
     """The layout of every slip of ``shape``: players two to a line, each a name line, a
-    row of place bubbles, then for each number field a label line and a row of 0-9
-    bubbles per digit."""
+    row of place bubbles, then for each number field a label line, its sign row (+ and −)
+    if it is signed, and a row of 0-9 bubbles per digit."""
     w, h = PAGE
     inset, side = MARKER_INSET * mm, MARKER * mm
     markers = (
@@ -282,6 +307,9 @@ def layout_of(shape: Shape) -> Layout:
         rows.append(_row(player, None, None, tuple(range(1, shape.places + 1)), x, line))
         for f, digits in enumerate(shape.digits):
             line += FIELD_H * mm
+            if f in shape.signed:
+                line += PITCH * mm
+                rows.append(_row(player, f, None, (1, -1), x, line, sign=True))
             for d in range(digits):
                 line += PITCH * mm
                 rows.append(_row(player, f, d, tuple(range(10)), x, line))
@@ -289,12 +317,18 @@ def layout_of(shape: Shape) -> Layout:
 
 
 def _row(
-    player: int, f: int | None, d: int | None, values: tuple[int, ...], x: float, top: float
+    player: int,
+    f: int | None,
+    d: int | None,
+    values: tuple[int, ...],
+    x: float,
+    top: float,
+    sign: bool = False,
 ) -> Row:
     y = top + PITCH * mm / 2
     first = x + (LABEL_W + PITCH / 2) * mm
     bubbles = tuple(Bubble(first + i * PITCH * mm, y, RADIUS * mm) for i in range(len(values)))
-    return Row(player, f, d, values, bubbles)
+    return Row(player, f, d, values, bubbles, sign)
 
 
 @cache

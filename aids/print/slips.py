@@ -97,6 +97,9 @@ def draw_slip(canvas: Canvas, spec: SlipSpec) -> None:
     text(left, below, subtitle, 10, width, 8 * mm, lines=2)
     below += fit(printable(subtitle, lang), 10, width, 8 * mm, min_size=4.5).height + 2.5 * mm
     text(left, below, t("scan.slip.check", lang, check=slip_check(spec)), 7, width, colour=GREY)
+    if spec.off_slip:  # what the slip cannot take: players tell the organiser, who types it
+        below += 4 * mm
+        text(left, below, spec.off_slip, 7.5, width, 39 * mm - below, lines=3)
     _draw_instruction(canvas, spec, text, h)
     for block in lay.blocks:
         _draw_block(canvas, spec, lay, block, text, h)
@@ -156,7 +159,7 @@ def _draw_instruction(canvas: Canvas, spec: SlipSpec, text: Any, h: float) -> No
 def _draw_block(
     canvas: Canvas, spec: SlipSpec, lay: Layout, block: Block, text: Any, h: float
 ) -> None:
-    """A player's name line, place row and digit rows."""
+    """A player's name line, place row and each field's rows (its sign, its digits)."""
     lang = spec.lang
     name = t("scan.slip.player", lang, n=block.player + 1, name=spec.players[block.player])
     text(block.x, block.y + 0.6 * mm, name, 9.5, block.width, NAME_H * mm - 0.6 * mm)
@@ -170,18 +173,29 @@ def _draw_block(
             text(block.x, top + 1.2 * mm, t("scan.slip.place", lang), 7, LABEL_W * mm - 1 * mm,
                  PITCH * mm)  # fmt: skip
         else:
-            digits = spec.fields[row.field].digits
-            digit = row.digit or 0
-            if digit == 0:
-                text(block.x, top - FIELD_H * mm + 0.6 * mm, spec.fields[row.field].label, 7,
-                     block.width, FIELD_H * mm)  # fmt: skip
-            power = f"×{10 ** (digits - 1 - digit):,}"
-            canvas.setFillColor(GREY)
-            canvas.setFont(register(), 6)
-            canvas.drawRightString(block.x + (LABEL_W - 1.2) * mm, h - row.bubbles[0].y - 2.1,
-                                   power)  # fmt: skip
+            field = spec.fields[row.field]
+            first = row.sign or (row.digit == 0 and not field.signed)
+            if first:  # the field's label above its first row
+                text(block.x, top - FIELD_H * mm + 0.6 * mm, field.label, 7, block.width,
+                     FIELD_H * mm)  # fmt: skip
+            if row.sign:  # at the left, as "Place": a word near a circle looks like a ring
+                text(block.x, top + 1.2 * mm, t("scan.slip.sign", lang), 7,
+                     LABEL_W * mm - 1 * mm, PITCH * mm)  # fmt: skip
+            else:
+                label = f"×{10 ** (field.digits - 1 - (row.digit or 0)):,}"
+                canvas.setFillColor(GREY)
+                canvas.setFont(register(), 6)
+                canvas.drawRightString(block.x + (LABEL_W - 1.2) * mm,
+                                       h - row.bubbles[0].y - 2.1, label)  # fmt: skip
         for value, bubble in zip(row.values, row.bubbles, strict=True):
-            _circle(canvas, bubble, h, str(value))
+            if row.sign:  # + and −, larger than a digit, as faint (never read as a mark)
+                _circle(canvas, bubble, h)
+                canvas.setFillColor(FAINT)
+                canvas.setFont(register(), 8)
+                canvas.drawCentredString(bubble.x, h - bubble.y - 8 * 0.35,
+                                         "+" if value > 0 else "−")  # fmt: skip
+            else:
+                _circle(canvas, bubble, h, str(value))
 
 
 def slips_pdf(specs: Sequence[SlipSpec], paper: Literal["a5", "a4"] = "a5") -> bytes:

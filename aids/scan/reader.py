@@ -3,8 +3,9 @@ slip straight, and read every bubble against the paper's own brightness around i
 
 The steps, each an OpenCV or numpy call over the whole image (no loops over pixels):
 
-1. decode the photo (its size checked from the header first: ``scan/not_image``); refuse
-   one too dark to read (``scan/too_dark``);
+1. decode the photo, only a JPEG or a PNG by its first bytes (``formats``: another kind is
+   ``scan/format``, naming it), its size checked from the header first
+   (``scan/not_image``); refuse one too dark to read (``scan/too_dark``);
 2. find the four ArUco corner markers on a copy at most ``DETECT_SIDE`` pixels long (a
    second, tolerant look if one is missing; with three found, the fourth is sought once
    more in the enlarged part of the full photo where they place it: ``look_again``, a far
@@ -13,23 +14,30 @@ The steps, each an OpenCV or numpy call over the whole image (no loops over pixe
    slip or two slips' corners are in the photo (``scan/not_flat``). With a marker missing,
    the QR code on the photo still says whether this is a slip at all and whose
    (``scan/no_slip``, ``scan/payload``, ``scan/other_event``); then a missing marker that
-   would lie inside the photo is there but unreadable (``scan/too_blurred``), else
+   would lie inside the photo is there but unreadable (``scan/glare`` where a reflection
+   washes it out, else ``scan/too_blurred``), else
    ``scan/half_slip`` names the corners outside it;
 3. read the QR code from the straightened code alone (zxing-cpp), else from the whole photo
-   where this slip's code is printed (``scan/no_code``, ``scan/too_blurred``);
+   where this slip's code is printed, else straightened as on a bowed slip
+   (``scan/glare``, ``scan/too_blurred``, ``scan/no_code``);
 4. straighten the slip at ``SCALE`` pixels per point (``cv2.warpPerspective``); estimate the
    paper's brightness everywhere by a morphological closing (which keeps shadows' edges and
    removes marks smaller than its kernel), so a pixel is ink when it is darker than the paper
    *around it*: uneven light and shadows read the same as daylight;
-5. score each bubble (``np.bincount`` over a label image of the layout's circles, cut in
-   sectors): the coverage of its least covered four sectors 90° apart, so a fill scores high
-   and a cross low; the scores give each row and field (``reading.read_row``).
+5. check that every row's printed circles are where the layout puts them (``rings``); on a
+   bent slip, find the bow and straighten the photo again through it; a row still away is
+   MOVED, never read, and a slip with most rows away is ``scan/bent`` (lay it flat);
+6. score each bubble (``bubbles``: ``np.bincount`` over a label image of the layout's
+   circles, cut in sectors): the coverage of its least covered four sectors 90° apart, ink
+   judged against the paper and the bubble's own darkest marks, so a fill (pencil too)
+   scores high and a cross low; the scores give each row and field (``reading.read_row``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -42,14 +50,14 @@ import zxingcpp
 from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.print.slip_layout import Layout, Payload, Shape, event_tag, layout_of, parse_payload
-from aids.scan.reading import INK, SlipReading, read_fields
+from aids.scan.bubbles import SCALE, SECTORS, bubble_coverage, bubble_labels, paper_brightness
+from aids.scan.formats import READ, kind_of
+from aids.scan.quality import blur_ratio, glare
+from aids.scan.reading import SlipReading, read_fields
+from aids.scan.rings import bent_box, bent_squares, locate
 
 DETECT_SIDE = 1600  # markers are found on a copy this long at most: 9 mm ≥ 45 px
-SCALE = 2.2  # pixels per slip point in the straightened slip (6.2 px/mm)
 QR_SCALE = 4.0  # pixels per point for the straightened QR code (7 px per module)
-INNER = 0.8  # the share of a bubble's radius read (inside its printed circle)
-HOLE = 0.4  # the centre left out: every stroke through the circle crosses it
-SECTORS = 16  # of 22.5°: four of them, 90° apart, lie between a cross's arms
 DARK_PHOTO = 60  # the brightest 1 % of a photo below this: nothing can be read
 DARK_PAPER = 70  # the slip's paper below this (of 255) once found: too dark
 BLURRED_PHOTO = 0.70  # blur_ratio of the ≤ DETECT_SIDE copy where no slip was found: blurred
@@ -59,13 +67,15 @@ MAX_BYTES = 40_000_000  # nor a file larger than this
 QR = zxingcpp.BarcodeFormat.QRCode
 MISFIT = 0.2  # of a marker's side: the most a corner may stray from the fitted plane
 CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
+PLACED = 0.5  # fewer of the rows than this found where they are printed: lay the slip flat
 
 Image = npt.NDArray[Any]  # what OpenCV returns (its stubs say integer or floating)
 
 
 class PhotoRefused(AidsError):
-    """The photo cannot give a result: no slip, part of one, another event's, too dark or
-    too blurred (codes ``scan/…``; the message says what to do)."""
+    """The photo cannot give a result: not a JPEG or PNG, no slip, part of one, another
+    event's, too dark, too blurred, glare, a bent slip (codes ``scan/…``; the message says
+    what to do)."""
 
 
 class Corners:
@@ -84,9 +94,9 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
     None). The caller checks the table (``table_id``) and the check value against its own
     ``slip_check(spec)``, and that the slip is not already confirmed.
 
-    Raises: ``PhotoRefused`` with ``scan/not_image``, ``scan/too_dark``, ``scan/no_slip``,
-    ``scan/half_slip``, ``scan/not_flat``, ``scan/no_code``, ``scan/payload``,
-    ``scan/other_event``, ``scan/too_blurred``.
+    Raises: ``PhotoRefused`` with ``scan/not_image``, ``scan/format``, ``scan/too_dark``,
+    ``scan/no_slip``, ``scan/half_slip``, ``scan/not_flat``, ``scan/no_code``, ``scan/payload``,
+    ``scan/other_event``, ``scan/too_blurred``, ``scan/glare``, ``scan/bent``.
     """
     photo = decode(image_bytes)
     gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
@@ -101,6 +111,10 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
         code = _payload(zxing_text(small))
         if code is not None:
             _check_event(code, expected_event)
+        lost = [m for m in frame.markers if m.id not in found]
+        if len(found) >= 2 and any(glare(gray, _fit_found(frame, found), m.square(), 2)
+                                   for m in lost):  # fmt: skip
+            raise PhotoRefused("scan/glare")
         if blur_ratio(small) > BLURRED_PHOTO:
             raise PhotoRefused("scan/too_blurred")
         if code is None and not found:
@@ -113,7 +127,12 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
     code = _payload(_qr_text(gray, frame, to_photo, QR_SCALE))
     code = code or _payload(_qr_text(gray, frame, to_photo, 1.5 * QR_SCALE))
     code = code or _payload(_qr_in_place(small, shrink, frame, to_photo))
+    code = code or _payload(_qr_bent(gray, frame, to_photo))
     if code is None:
+        x, y, side = frame.qr
+        quiet = side * 4 / 41  # the code's quiet zone, inside its square: white anyway
+        if glare(gray, to_photo, (x + quiet, y + quiet, side - 2 * quiet), 5):
+            raise PhotoRefused("scan/glare")
         blurred = blur_ratio(small) > BLURRED_PHOTO
         raise PhotoRefused("scan/too_blurred" if blurred else "scan/no_code")
     _check_event(code, expected_event)
@@ -129,8 +148,16 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
         raise PhotoRefused("scan/too_dark")
     if blur_ratio(flat_gray) > BLURRED_SLIP:
         raise PhotoRefused("scan/too_blurred")
-    coverage = bubble_coverage(flat_gray, paper, shape)
-    fields = read_fields(shape, lay.rows, coverage, to_photo)
+    seen = locate(photo, flat, shape, to_slip)  # the rows where they truly are (a bent slip)
+    placed = seen.offsets.in_place()
+    if placed.mean() < PLACED:
+        raise PhotoRefused("scan/bent")
+    flat = seen.picture
+    coverage = bubble_coverage(seen.gray, seen.paper, shape)  # where the layout puts them
+    fields = read_fields(shape, lay.rows, coverage, to_photo, tuple(placed.tolist()))
+    if seen.bow is not None:  # outlined on the photo where the bowed slip shows them
+        bow = seen.bow
+        fields = tuple(replace(f, photo_box=bent_box(f.slip_box, bow, to_photo)) for f in fields)
     return SlipReading(
         event_tag=code.event_tag,
         table_id=code.table_id,
@@ -146,8 +173,15 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
 
 
 def decode(image_bytes: bytes) -> Image:
-    """The photo as BGR pixels, or ``scan/not_image``."""
+    """The photo as BGR pixels: only a JPEG or a PNG, judged by its first bytes (OpenCV and
+    Pillow would decode GIF, TIFF, WebP, AVIF or BMP too); another picture's kind is named
+    (``scan/format``), anything else is ``scan/not_image``."""
     if not isinstance(image_bytes, (bytes, bytearray)) or len(image_bytes) < 16:
+        raise PhotoRefused("scan/not_image")
+    kind = kind_of(image_bytes)
+    if kind is not None and kind not in READ:
+        raise PhotoRefused("scan/format", format=kind)
+    if kind is None:
         raise PhotoRefused("scan/not_image")
     if len(image_bytes) > MAX_BYTES or _pixels(image_bytes) > MAX_PIXELS:
         raise PhotoRefused("scan/not_image")  # measured from the header, before decoding
@@ -311,6 +345,17 @@ def _qr_text(
     return zxing_text(code)
 
 
+def _qr_bent(gray: Image, frame: Layout, to_photo: npt.NDArray[np.float64]) -> str | None:
+    """The QR code read from its square straightened as on a bowed slip (``rings``), the
+    gentlest bows first: the last look before the code is called unreadable."""
+    for map_x, map_y in bent_squares(frame.qr, QR_SCALE / 2, to_photo):
+        code = cv2.remap(gray, map_x, map_y, cv2.INTER_LINEAR, borderValue=255)
+        text = zxing_text(code)
+        if text is not None:
+            return text
+    return None
+
+
 def _qr_in_place(
     small: Image, shrink: float, frame: Layout, to_photo: npt.NDArray[np.float64]
 ) -> str | None:
@@ -342,66 +387,6 @@ def _check_event(code: Payload, expected: str | None) -> None:
         raise PhotoRefused("scan/other_event")
 
 
-def blur_ratio(gray: Image) -> float:
-    """How little a further blur changes the picture: the gradient energy after a Gaussian
-    of 2.5 px over that after one of 1 px, square-rooted. A sharp edge loses most of its
-    energy (about 0.5 for a sharp phone photo); an edge already blurred by s px loses little
-    (0.75 at s = 2, 0.85 at s = 3); any number of edges gives the same ratio, and the 1 px
-    blur first takes the sensor's noise out."""
-    energy = []
-    for sigma in (1.0, 2.5):
-        smooth = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), sigma)
-        gx, gy = cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
-        energy.append(float(cv2.mean(cv2.magnitude(gx, gy) ** 2)[0]))
-    return float(np.sqrt(energy[1] / max(energy[0], 1e-9)))
-
-
-def paper_brightness(gray: Image) -> npt.NDArray[np.float32]:
-    """The paper's brightness at every pixel: a closing (on a quarter-size copy, for speed)
-    wider than a filled bubble removes the marks and keeps the light's gradients."""
-    quarter = cv2.resize(gray, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-    closed = cv2.morphologyEx(quarter, cv2.MORPH_CLOSE, kernel)
-    closed = cv2.GaussianBlur(closed, (5, 5), 0)
-    paper = cv2.resize(closed, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return np.maximum(paper.astype(np.float32), 1.0)
-
-
-@cache
-def bubble_labels(shape: Shape) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
-    """A label image of the straightened slip: the inside of bubble n (a ring from ``HOLE``
-    to ``INNER`` of its radius, inside its printed circle) cut in ``SECTORS`` sectors centred
-    on 0°, 22.5°, … (labels 16n + 1 … 16n + 16; elsewhere 0), and each label's pixel count."""
-    lay = layout_of(shape)
-    height, width = round(lay.height * SCALE), round(lay.width * SCALE)
-    bubbles = [b for row in lay.rows for b in row.bubbles]
-    owner = np.zeros((height, width), dtype=np.int32)
-    for n, b in enumerate(bubbles, start=1):  # once per shape: which bubble a pixel is near
-        centre = (round(b.x * SCALE * 16), round(b.y * SCALE * 16))
-        cv2.circle(owner, centre, round(b.r * INNER * SCALE * 16), n, -1, cv2.LINE_8, 4)
-    cx = np.array([0.0] + [b.x * SCALE for b in bubbles])
-    cy = np.array([0.0] + [b.y * SCALE for b in bubbles])
-    rr = np.array([1.0] + [b.r * SCALE for b in bubbles])
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float64)
-    dx, dy = xx - cx[owner], yy - cy[owner]  # pixel i is slip point i / SCALE (its centre)
-    sector = np.floor(np.mod(np.arctan2(dy, dx) + np.pi / SECTORS, 2 * np.pi)
-                      / (2 * np.pi / SECTORS)).astype(np.int32) % SECTORS  # fmt: skip
-    inside = (owner > 0) & (np.hypot(dx, dy) >= HOLE * rr[owner])
-    labels = np.where(inside, (owner - 1) * SECTORS + sector + 1, 0).astype(np.int32)
-    counts = np.bincount(labels.ravel(), minlength=len(bubbles) * SECTORS + 1)
-    return labels, counts.astype(np.float64)
-
-
-def bubble_coverage(
-    gray: Image, paper: npt.NDArray[np.float32], shape: Shape
-) -> npt.NDArray[np.float64]:
-    """Each bubble's fill (in layout order): the coverage by ink (pixels darker than the
-    paper by ``INK``) of its least covered four sectors 90° apart (of 16). A fill covers
-    every sector; a cross through the circle, the slip's way to cancel, leaves the four
-    between its arms nearly empty, whichever way it is turned (measured: see ``reading``)."""
-    labels, counts = bubble_labels(shape)
-    ink = (gray.astype(np.float32) < paper * (1 - INK)).ravel()
-    inked = np.bincount(labels.ravel(), weights=ink, minlength=len(counts))
-    cover = (inked[1:] / np.maximum(counts[1:], 1.0)).reshape(-1, SECTORS)
-    quarters = cover.reshape(-1, 4, SECTORS // 4).mean(axis=1)  # [k, k+4, k+8, k+12]
-    return np.asarray(quarters.min(axis=1), dtype=np.float64)
+__all__ = [  # with what the tests and the benchmark read of the bubbles here
+    "QR", "SCALE", "SECTORS", "PhotoRefused", "bubble_labels", "read_slip", "zxing_text",
+]  # fmt: skip

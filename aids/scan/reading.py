@@ -2,19 +2,26 @@
 where it is on the photo, so the organiser sees every flagged field on the photo itself.
 
 A field is a player's place or one of their numbers. Each of its rows (the place row, or one
-row per digit) is read from its bubbles' scores (``reader.bubble_coverage``): the ink's
-coverage of the four least covered sectors of the circle's inside, 90° apart. A fill covers
-them all; a cross through the circle, the slip's way to cancel a mark, leaves them between
-its arms. Measured on 100 generated photos (``tests/scan/photos.py``): fills score 0.50 at
-the least (99 % above 0.74); the next best bubble of a row, a cross or a blank, 0.27 at the
-most (a blank about 0). So one row reads
+row per digit) is read from its bubbles' scores (``bubbles.bubble_coverage``): the ink's
+coverage of the four least covered sectors of the circle's inside, 90° apart, ink judged
+against the paper around it and the bubble's own darkest marks (light pencil is ink). A fill
+covers them all (a hurried one all but one side, which the score forgives); a cross through
+the circle, the slip's way to cancel a mark, leaves them between its arms. Measured on 120
+generated photos (``aids/bench/slip_photos.py``, a quarter of the rows in light pencil or
+hurried): of 3,189 fills, 99 % score above 0.67 (the least 0.33: a hurried one, flagged);
+the next best bubble of a row, a cross or a blank, 0.44 at the most (99 % under 0.05; a
+blank about 0). So one row reads
 
 - a value: exactly one bubble scores at least ``FILL`` and every other under ``CROSS``;
 - EMPTY: every bubble under ``BLANK``;
 - DOUBLE: two or more score at least ``FILL``;
-- UNSURE: anything else (a faint or half mark, a thick cross beside a fill).
+- UNSURE: anything else (a faint or half mark, a thick cross beside a fill);
+- MOVED: its circles are not where the layout puts them (``rings``: a bent slip), so
+  nothing is read from it.
 
-A field has a value only when every row has one; it is never guessed.
+A field has a value only when every row has one; it is never guessed. A number that may be
+below zero has a sign row (+ and −) before its digits, read as any row: a sign left blank
+flags the field, so −2 written as "02" is never proposed as 2.
 """
 
 from __future__ import annotations
@@ -33,7 +40,10 @@ from aids.print.slip_layout import Row, Shape
 FILL = 0.42  # a fill, even a scribble or one that misses an edge, scores at least this
 CROSS = 0.36  # a cross with a pen up to 0.6 mm scores less than this
 BLANK = 0.15  # an untouched bubble (its printed digit, noise) scores less than this
-INK = 0.33  # a pixel is ink where it is this much darker than the paper around it
+INK = 0.33  # a pixel darker than the paper around it by this is ink, whatever the bubble
+INK_FROM = 0.15  # one lighter than this never is (the printed digits, a blurred circle)
+LEVEL = 0.26  # a bubble whose darkest tenth is fainter than this holds no fill (a smudge)
+PEN = 0.5  # a pen's darkest tenth is at least this dark (pencil's, HB, 0.31-0.44 measured)
 
 
 class Mark(StrEnum):
@@ -43,6 +53,7 @@ class Mark(StrEnum):
     EMPTY = "empty"
     DOUBLE = "double"
     UNSURE = "unsure"
+    MOVED = "moved"  # its circles are not where they are printed (a bent slip): not read
 
 
 Quad = tuple[tuple[float, float], ...]
@@ -176,24 +187,26 @@ def read_fields(
     rows: Sequence[Row],
     coverage: npt.NDArray[np.float64],
     to_photo: npt.NDArray[np.float64],
+    placed: Sequence[bool] | None = None,
 ) -> tuple[FieldReading, ...]:
-    """Every field of the slip from the coverage of every bubble (in ``rows`` order)."""
+    """Every field of the slip from the coverage of every bubble (in ``rows`` order); a row
+    not ``placed`` (its circles not found where they are printed) is MOVED, never read."""
     out: list[FieldReading] = []
     start = 0
     groups: dict[tuple[int, int | None], list[tuple[Row, RowReading]]] = {}
-    for row in rows:
+    for n, row in enumerate(rows):
         cover = coverage[start : start + len(row.values)]
         start += len(row.values)
         reading = read_row(cover.tolist(), row.values)
+        if placed is not None and not placed[n]:
+            reading = RowReading(Mark.MOVED, None, 0.0, reading.coverage)
         groups.setdefault((row.player, row.field), []).append((row, reading))
     for (player, f), members in groups.items():
         readings = tuple(r for _, r in members)
         status = _field_status(readings)
         value = None
         if status is Mark.VALUE:
-            value = 0
-            for r in readings:
-                value = value * 10 + int(r.value or 0) if f is not None else int(r.value or 0)
+            value = _value([(row.sign, int(r.value or 0)) for row, r in members], f is None)
         boxes = [row.box() for row, _ in members]
         box = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                max(b[2] for b in boxes), max(b[3] for b in boxes))  # fmt: skip
@@ -203,12 +216,31 @@ def read_fields(
     return tuple(out)
 
 
+def _value(rows: Sequence[tuple[bool, int]], place: bool) -> int:
+    """A field's value from its rows' values (each with whether it is the sign row): a place
+    is its one row's; a number is its digits, most significant first, times its sign (+1
+    where it has no sign row).
+
+    >>> _value([(True, -1), (False, 0), (False, 2)], False), _value([(False, 4)], True)
+    (-2, 4)
+    """
+    if place:
+        return rows[0][1]
+    number, sign = 0, 1
+    for is_sign, v in rows:
+        if is_sign:
+            sign = v
+        else:
+            number = number * 10 + v
+    return sign * number
+
+
 def _field_status(readings: Sequence[RowReading]) -> Mark:
     """VALUE when every row has one; else the most telling reason (DOUBLE, UNSURE, EMPTY)."""
     states = {r.status for r in readings}
     if states == {Mark.VALUE}:
         return Mark.VALUE
-    for mark in (Mark.DOUBLE, Mark.UNSURE):
+    for mark in (Mark.MOVED, Mark.DOUBLE, Mark.UNSURE):
         if mark in states:
             return mark
     return Mark.EMPTY if states == {Mark.EMPTY} else Mark.UNSURE

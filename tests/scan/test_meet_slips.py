@@ -12,17 +12,17 @@ from typing import Any
 
 import pytest
 
+from aids.bench.slip_photos import SMALL, marked
 from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.meets import MeetService, Scoring
 from aids.meets.papers import PaperStatus
 from aids.print.meet_slips import event_slips, match, proposal, slip_spec
-from aids.print.slips import SlipSpec
+from aids.print.slips import SlipSpec, slip_check
 from aids.registry import engines
 from aids.scan import read_slip
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.scan.photos import SMALL, marked
 
 NAMES = {"derby": 3, "ekiden": 5, "gn": 6, "rally": 6}
 
@@ -44,7 +44,9 @@ def photo_of(spec: SlipSpec, places: list[int], numbers: list[list[int]], seed: 
     for seat, place in enumerate(places):
         marks[(seat, None, None)] = ((place, "fill"),)
         for n, field in enumerate(spec.fields):
-            digits = str(numbers[seat][n]).zfill(field.digits)
+            digits = str(abs(numbers[seat][n])).zfill(field.digits)
+            if field.signed:  # its sign row: + or −
+                marks[(seat, n, None)] = ((-1 if numbers[seat][n] < 0 else 1, "fill"),)
             for d, digit in enumerate(digits):
                 marks[(seat, n, d)] = ((int(digit), "fill"),)
     return marked(spec, marks, seed=seed, size=SMALL)
@@ -195,3 +197,91 @@ def test_the_event_pack_ends_with_each_paper_tables_slip_that_reads_back(
         image = page.render(scale=3).to_pil()
         [code] = zxingcpp.read_barcodes(image)
         assert parse_payload(code.text).table_id == status.public_id
+
+
+def test_a_code_with_the_tables_check_but_another_shape_is_refused(meets: MeetService) -> None:
+    """Rule (issue 26 §3): the QR code's shape (seats, numbers asked) must be the table's.
+    A crafted code with the right table and check value but a shorter money field (three
+    digits, no prize money) was read on the wrong layout; it is refused, naming the table."""
+    import numpy as np
+
+    from aids.bench.slip_photos import fill_mark, photograph, rendered
+    from aids.print.qr import matrix
+    from aids.print.slip_layout import PREFIX, event_tag, layout
+    from aids.print.slips import NumberField
+
+    info, key = meets.create("Night", "2025-03-07", Scoring("score"))
+    status = paper(meets, (info.public_id, key), "gn", ["Aki", "Ben", "Chie", "Dai"])
+    spec = slip_spec(info, status, "en")
+    crafted = SlipSpec(spec.event_id, spec.event_title, spec.table_id, spec.table_label, "gn",
+                       "en", spec.players, 4, (NumberField("Money", 3),))  # fmt: skip
+    text = f"{PREFIX}{spec.table_id}:{event_tag(info.public_id)}:{slip_check(spec)}:4.4.3"
+    dpi = 150
+    image = rendered(crafted, dpi).copy()
+    x, y, side = (v * dpi / 72 for v in layout(crafted).qr)
+    cells = np.array(matrix(text), dtype=np.uint8)
+    n = round(side)
+    code = np.where(np.kron(cells, np.ones((64, 64), np.uint8)) > 0, 0, 255).astype(np.uint8)
+    import cv2
+
+    square = cv2.resize(code, (n, n), interpolation=cv2.INTER_AREA)
+    image[round(y) : round(y) + n, round(x) : round(x) + n] = square[:, :, None]
+    rng = np.random.default_rng(2)
+    for row in layout(crafted).rows:
+        fill_mark(image, row.bubbles[1], dpi / 72, rng, (20, 20, 20))
+    reading = read_slip(photograph(image, SMALL, rng))
+    assert reading.check == slip_check(spec) and reading.shape != spec.shape
+    with pytest.raises(AidsError) as refused:
+        match(info, meets.papers_of(info.public_id), reading)
+    assert refused.value.code == "scan/shape"
+    assert "gn slip" in refused.value.message("en") and "gn slip" in refused.value.message("ja")
+
+
+def test_an_ekiden_column_behind_the_start_is_written_with_its_sign_and_read(
+    meets: MeetService,
+) -> None:
+    """Rule (issue 26 §5): the Ekiden's column may be below zero (a team behind the start);
+    its slip has a sign row (+ and −) before the digits, so −2 is marked − 0 2 and read as
+    −2, and "02" with the sign left blank is flagged, never proposed as 2."""
+    info, key = meets.create("Night", "2025-03-07", Scoring("score"))
+    names = ["Aki", "Ben", "Chie", "Dai", "Emi"]
+    status = paper(meets, (info.public_id, key), "ekiden", names)
+    spec = slip_spec(info, status, "en")
+    assert [(f.digits, f.signed) for f in spec.fields] == [(2, True)]
+    columns = [[5], [3], [0], [-2], [-14]]
+    reading = read_slip(photo_of(spec, [1, 2, 3, 4, 5], columns))
+    proposed = proposal(match(info, meets.papers_of(info.public_id), reading), reading, "en")
+    assert proposed.complete
+    assert proposed.result == {"places": [1, 2, 3, 4, 5], "column": [5, 3, 0, -2, -14]}
+    marks: dict[Any, Any] = {(0, None, None): ((1, "fill"),), (0, 0, 0): ((0, "fill"),),
+                             (0, 0, 1): ((2, "fill"),)}  # fmt: skip
+    blank = read_slip(marked(spec, marks, seed=5, size=SMALL)).reading(0, 0)
+    assert blank.flagged and blank.value is None
+
+
+@pytest.mark.parametrize("stables", [5, 6])
+def test_a_slip_says_what_it_leaves_out_in_both_languages(meets: MeetService, stables: int) -> None:
+    """Rule (issue 26 §5): five or six Grand National stables' slip has no room for money
+    past $999,999 nor for the prize money; the slip itself says so (under its check value,
+    whole, in the reader's language) so players know to tell the organiser. Four stables'
+    slip takes everything and says nothing more."""
+    import io
+
+    from pypdf import PdfReader
+
+    info, key = meets.create("Night", "2025-03-07", Scoring("score"))
+    names = [f"S{i}" for i in range(stables)]
+    status = paper(meets, (info.public_id, key), "gn", names)
+    wanted = {"en": ["Not on this slip", "Money ($) above 999,999", "Prize money ($K)",
+                     "Tell the organiser"],
+              "ja": ["この結果票に書けないもの", "999,999を超える所持金（ドル）", "賞金（千ドル）",
+                     "主催者に伝えて"]}  # fmt: skip
+    for lang in ("en", "ja"):
+        spec = slip_spec(info, status, lang)
+        printed = PdfReader(io.BytesIO(event_slips(info, [status], lang))).pages[0]
+        words = "".join(printed.extract_text().split())
+        for part in wanted[lang]:
+            assert "".join(part.split()) in words, (lang, part)
+        assert spec.off_slip and "…" not in words
+    four = paper(meets, (info.public_id, key), "gn", ["A", "B", "C", "D"])
+    assert slip_spec(info, four, "en").off_slip == ""

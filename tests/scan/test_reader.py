@@ -11,10 +11,7 @@ import numpy as np
 import pytest
 import qrcode
 
-from aids.core.i18n import t
-from aids.print.slips import slip_check
-from aids.scan import Mark, PhotoRefused, read_slip
-from tests.scan.photos import (
+from aids.bench.slip_photos import (
     EVENT,
     OTHER_EVENT,
     PHONE,
@@ -26,6 +23,9 @@ from tests.scan.photos import (
     scene,
     specs,
 )
+from aids.core.i18n import t
+from aids.print.slips import slip_check
+from aids.scan import Mark, PhotoRefused, read_slip
 
 
 def refusal(jpeg: bytes, expected: str | None = EVENT) -> PhotoRefused:
@@ -182,7 +182,7 @@ def test_a_small_file_announcing_a_huge_picture_is_refused_before_decoding() -> 
 
 def test_every_refusal_has_a_message_in_both_languages() -> None:
     codes = ["no_slip", "half_slip", "not_flat", "no_code", "payload", "other_event",
-             "too_dark", "too_blurred", "not_image"]  # fmt: skip
+             "too_dark", "too_blurred", "not_image", "glare", "format"]  # fmt: skip
     for code in codes:
         for lang in ("ja", "en"):
             assert t(f"errors.scan/{code}", lang) != f"errors.scan/{code}"
@@ -211,3 +211,96 @@ def test_a_far_corner_lost_at_first_is_sought_again_where_the_others_place_it() 
     assert sorted(find_markers(*_shrunk(gray))) == [1, 2, 3]
     reading = read_slip(shot.jpeg, expected_event=EVENT)
     assert all((f.status, f.value) == shot.truth[(f.player, f.field)] for f in reading.fields)
+
+
+@pytest.mark.parametrize(
+    ("where", "spot"),
+    [("top-left marker", (0.075, 0.05, 0.03)), ("bottom-right marker", (0.925, 0.95, 0.03)),
+     ("QR code", (0.767, 0.1, 0.045))],
+)  # fmt: skip
+def test_glare_over_a_corner_marker_or_the_code_is_named_glare(
+    where: str, spot: tuple[float, float, float]
+) -> None:
+    """Rule (issue 26 §5): a lamp's reflection washing out a corner marker or the QR code is
+    glare ("tilt the slip away from the light"), not "too blurred, hold the phone still"."""
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        image, _, _ = fill_slip(specs()[1], 150, rng)
+        err = refusal(photograph(image, SMALL, rng, glare=spot))
+        assert err.code == "scan/glare", where
+        assert "light" in err.message("en") and "光" in err.message("ja")
+
+
+def test_light_pencil_and_hurried_fills_read_but_smudges_crosses_and_rings_never_do() -> None:
+    """Rule (issue 26 §5): a fill is judged against the slip's own paper and the bubble's own
+    marks, so light HB pencil (grey ~150 of 255) and a hurried fill covering 55-85 % of the
+    circle read as the value filled, while a faint smudge, a cross or an empty ring never
+    reads as a fill."""
+    spec = specs()[1]
+    wanted: dict[tuple[int, int | None], int] = {}
+    marks: dict[tuple[int, int | None, int | None], tuple[tuple[int, str], ...]] = {}
+    for player in range(4):
+        how = ("pencil", "hurried")[player % 2]
+        marks[(player, None, None)] = ((player + 1, how),)
+        wanted[(player, None)] = player + 1
+        digits = [(player * 3 + d) % 10 for d in range(4)]
+        for d, v in enumerate(digits):
+            marks[(player, 0, d)] = ((v, "pencil" if d % 2 else "hurried"),)
+        wanted[(player, 0)] = int("".join(map(str, digits)))
+    right = 0
+    for seed in range(4):
+        reading = read_slip(marked(spec, marks, seed), expected_event=EVENT)
+        for f in reading.fields:
+            assert f.status is not Mark.VALUE or f.value == wanted[(f.player, f.field)]
+            right += f.status is Mark.VALUE
+        pencil = [f.rows[0] for f in reading.fields if f.field is None and f.player % 2 == 0]
+        pencil += [r for f in reading.fields if f.field == 0 for r in f.rows[1::2]]
+        assert len(pencil) == 10 and all(r.status is Mark.VALUE for r in pencil)
+    assert right >= 0.9 * 4 * len(wanted)
+    nothing = {(p, f, d): ((3, how),) for p, how in enumerate(["smudge", "cross", "smudge"])
+               for f, d in [(None, None), (0, 0), (0, 1), (0, 2), (0, 3)]}  # fmt: skip
+    for seed in range(4):
+        reading = read_slip(marked(spec, nothing, seed), expected_event=EVENT)
+        assert all(f.status is not Mark.VALUE for f in reading.fields)
+        assert all(r.status is Mark.EMPTY for f in reading.fields if f.player in (0, 2, 3)
+                   for r in f.rows)  # fmt: skip
+
+
+def test_a_bent_slip_reads_its_rows_where_they_are_never_the_neighbouring_circle() -> None:
+    """Rule (issue 26 §5): a slip bowed across its rows (5-15 mm) and seen at a slant
+    (20-45°) keeps its corner markers in one plane, yet its circles move by a pitch or more;
+    the reader finds each row where its printed rings are and reads it there, or flags it
+    (never proposes a value read from a circle that is not where it should be)."""
+    right = fields = 0
+    for seed in range(6):
+        spec = specs()[seed % 4]
+        shot = photo(spec, seed, size=SMALL, bent=True)
+        reading = read_slip(shot.jpeg, expected_event=EVENT)
+        for f in reading.fields:
+            mark, value = shot.truth[(f.player, f.field)]
+            assert f.status is not Mark.VALUE or (mark, value) == (Mark.VALUE, f.value), shot.taken
+            right += (f.status, f.value) == (mark, value)
+            fields += 1
+    assert right >= 0.97 * fields
+
+
+def test_a_slip_bent_the_other_way_is_flagged_or_refused_never_misread() -> None:
+    """Rule (issue 26 §5): a bend the reader's bow does not take (along the rows, between
+    the left and right edges) leaves rows away from where the layout puts them: each such
+    row is flagged (its circles must all show their rings, none past its ends), or the
+    photo is refused "lay the slip flat"; no value is read from a circle out of place."""
+    from aids.bench.slip_bend import photograph_bent
+    from aids.bench.slip_photos import PHONE
+
+    for seed in (5, 6, 10, 11):  # each misread before (a place 2 read 1, a money 63 read 62)
+        rng = np.random.default_rng(seed)
+        spec = specs()[seed % 4]
+        image, truth, _ = fill_slip(spec, 200, rng)
+        jpeg = photograph_bent(image, PHONE, rng, bow=(8.0, 14.0), sideways=True)
+        try:
+            reading = read_slip(jpeg, expected_event=EVENT)
+        except PhotoRefused as err:
+            assert err.code == "scan/bent" and "flat" in err.message("en")
+            continue
+        for f in reading.fields:
+            assert f.status is not Mark.VALUE or truth[(f.player, f.field)][1] == f.value
