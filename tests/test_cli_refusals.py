@@ -395,3 +395,61 @@ def test_a_private_export_makes_a_new_or_own_file_0600(night: Night) -> None:
         assert exported.returncode == 0, exported.stderr
         assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
         assert json.loads(path.read_text())["table"]["title"] == "Derby"  # truncated first
+
+
+@ROOT_ONLY
+def test_an_output_through_a_link_another_user_planted_is_refused(night: Night) -> None:
+    """Issue 26 §3 (found in review): in a shared folder another user can guess an output's
+    name and plant a link there; the export and the sheets are refused, the link's target
+    untouched (its content and its mode), and a dangling link creates nothing."""
+    shared = night.tmp / "shared"
+    shared.mkdir(mode=0o1777)
+    victim = night.tmp / "victim.conf"
+    victim.write_text("settings\n")
+    os.chmod(victim, 0o644)
+    planted = shared / "backup.json"
+    planted.symlink_to(victim)
+    os.lchown(planted, 65534, 65534)
+    refuses(night, "output/link", "export", night.pid, "-o", str(planted))
+    assert victim.read_text() == "settings\n" and stat.S_IMODE(victim.stat().st_mode) == 0o644
+    dangling = shared / "night.json"
+    dangling.symlink_to(night.tmp / "created-by-the-link")
+    os.lchown(dangling, 65534, 65534)
+    refuses(night, "output/link", "export", night.pid, "-o", str(dangling))
+    assert not (night.tmp / "created-by-the-link").exists()
+    sheet = shared / f"event-standings-{night.meet[:8]}-en-a4.pdf"
+    sheet.symlink_to(victim)
+    os.lchown(sheet, 65534, 65534)
+    refuses(night, "output/link", "meet", "sheet", night.meet, "--sheet-lang", "en",
+            "--out", str(shared))  # fmt: skip
+    assert victim.read_text() == "settings\n"
+
+
+def test_an_output_through_the_users_own_link_is_written(night: Night) -> None:
+    target = night.tmp / "real.json"
+    mine = night.tmp / "link.json"
+    mine.symlink_to(target)
+    exported = run("export", night.pid, "-o", str(mine), db=night.db)
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads(target.read_text())["table"]["title"] == "Derby"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+def test_file_refusals_speak_the_users_language_and_sizes_in_mb(night: Night) -> None:
+    """Issue 26 §6 (found in review): the system's reason and a size limit were English and
+    raw bytes inside a Japanese message."""
+    missing = run("--lang", "ja", "meet", "import", str(night.tmp / "none.json"), db=night.db)
+    assert missing.returncode == 2 and "そのファイルやフォルダはありません" in missing.stderr
+    assert "No such file" not in missing.stderr
+    big = night.tmp / "big.json"
+    big.write_bytes(b" " * (9 * 1024 * 1024))
+    too_big = run("--lang", "ja", "import", str(big), db=night.db)
+    assert too_big.returncode == 2 and "8メガバイト を超えています" in too_big.stderr
+
+
+def test_serve_refuses_an_address_no_name_resolves_before_serving(tmp_path: Path) -> None:
+    """Issue 26 (found in review): ``--address x`` ended in the server's own traceback."""
+    done = run("--lang", "en", "serve", "--port", "8099", "--address", "no-such-host.invalid",
+               db=tmp_path / "serve.sqlite3")  # fmt: skip
+    assert done.returncode == 2 and done.stderr.startswith("input/address_unknown:")
+    assert "Traceback" not in done.stderr

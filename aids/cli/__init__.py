@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -165,6 +166,7 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     Streamlit itself, and no process is left holding the port."""
     port = args.port or configured_port()
     address = inputs.listen_address(args.address, "--address")  # checked before the data
+    _resolvable(address, port)
     base = public_base_url(port=port, address=address)  # file is made or upgraded
     where = store_locator()
     # A data file or database that cannot be used is reported here, before serving; a new
@@ -173,13 +175,22 @@ def _serve(args: argparse.Namespace, lang: str) -> int:
     if is_loopback(address) and not configured_base_url():
         print(t("table.serve_local_only", lang, url=f"{base}/"))
     else:
-        print(f"Tracker: http://localhost:{port}/   (phones on this network: {base}/)")
-    print(f"Data:    {shown(where)}", flush=True)
+        print(t("table.serve_tracker", lang, url=f"http://localhost:{port}/", phones=f"{base}/"))
+    print(t("table.serve_data", lang, where=shown(where)), flush=True)
     _write_tracker_file(port, address)
     env = dict(os.environ, AIDS_PORT=str(port))  # the page's QR codes use the port served
     command = streamlit_command(port, address)
     os.execve(sys.executable, command, env)
     return 0  # not reached
+
+
+def _resolvable(address: str, port: int) -> None:
+    """A host name to listen on must name this machine's address (``input/address_unknown``,
+    not a traceback from the server once it starts)."""
+    try:
+        socket.getaddrinfo(address, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise InvalidAction("input/address_unknown", address=address) from None
 
 
 def streamlit_command(port: int, address: str) -> list[str]:

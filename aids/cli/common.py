@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from aids.core import inputs
-from aids.core.errors import AidsError, InvalidAction
+from aids.core.errors import AidsError, InvalidAction, OsReason, Size
 from aids.core.i18n import LANGS, t
 from aids.core.links import configured_base_url, public_base_url
 from aids.paths import OUTPUT, tracker_file
@@ -69,6 +69,7 @@ def check_writable(paths: list[Path]) -> None:
     opened without truncating it, a new one is made and removed again."""
     for path in paths:
         try:
+            _own_link(path)  # a link another user put there is refused before any write
             existed = path.exists()
             with open(path, "ab"):
                 pass
@@ -78,8 +79,8 @@ def check_writable(paths: list[Path]) -> None:
             raise InvalidAction("output/file", path=str(path), detail=os_reason(exc)) from None
 
 
-def os_reason(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
+def os_reason(exc: OSError) -> OsReason:
+    return OsReason.of(exc)
 
 
 def write_output(path: Path, data: bytes, *, private: bool = False) -> None:
@@ -88,23 +89,42 @@ def write_output(path: Path, data: bytes, *, private: bool = False) -> None:
     regular file this user creates or owns is made readable by this user alone (0600, as the
     data file is) before a byte is in it. A device or a pipe (``/dev/null``, ``/dev/stdout``)
     is written as it is, its mode untouched (it is the machine's, not ours); a regular file
-    of another user is refused (``output/not_yours``) before anything is changed in it."""
+    of another user is refused (``output/not_yours``) before anything is changed in it.
+
+    A symbolic link at ``path`` is followed only when it is this user's own: one another
+    user put there (in a shared folder such as ``/tmp``, where an output's name can be
+    guessed) is refused (``output/link``), whatever the machine's ``protected_symlinks``;
+    where there is no link, none may appear before the file is opened (``O_NOFOLLOW``)."""
     try:
-        if not private:
-            path.write_bytes(data)
-            return
-        fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+        flags = os.O_CREAT | os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC
+        flags |= 0 if _own_link(path) else os.O_NOFOLLOW
+        fd = os.open(path, flags, 0o600 if private else 0o666)
         with os.fdopen(fd, "wb") as out:
             found = os.fstat(fd)
             if stat.S_ISREG(found.st_mode):
-                if found.st_uid != os.geteuid():
+                if private and found.st_uid != os.geteuid():
                     raise InvalidAction("output/not_yours", path=str(path))
-                os.fchmod(fd, 0o600)  # a file that was there keeps no wider mode
-                os.ftruncate(fd, 0)
+                if private:
+                    os.fchmod(fd, 0o600)  # a file that was there keeps no wider mode
+                os.ftruncate(fd, 0)  # only now: a refused file keeps what it held
             os.set_blocking(fd, True)
             out.write(data)
     except OSError as exc:
         raise InvalidAction("output/file", path=str(path), detail=os_reason(exc)) from None
+
+
+def _own_link(path: Path) -> bool:
+    """Whether ``path`` is a symbolic link of this user's (to be followed); a link of
+    another user's is refused (``output/link``); False where there is no link."""
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISLNK(found.st_mode):
+        return False
+    if found.st_uid != os.geteuid():
+        raise InvalidAction("output/link", path=str(path))
+    return True
 
 
 def emit_json(document: object, output: Path | None) -> int:
@@ -126,5 +146,5 @@ def read_input(path: Path, field: str, max_bytes: int) -> bytes:
         return inputs.read_file(path, field, max_bytes=max_bytes)
     raw = sys.stdin.buffer.read(max_bytes + 1)
     if len(raw) > max_bytes:
-        raise InvalidAction("input/too_big", field=field, max=max_bytes)
+        raise InvalidAction("input/too_big", field=field, max=Size(max_bytes))
     return raw

@@ -343,22 +343,24 @@ def _meet_scan(args: argparse.Namespace, lang: str) -> int:
     info = service.info(args.meet)
     papers = service.papers_of(args.meet)
     photos = [_scan_photo(path, info, papers, lang) for path in args.photos]
-    if args.confirm:
-        _check_photos(photos, lang)
+    unread = sum(1 for p in photos if p.refused is not None)
+    _check_photos(photos, lang)  # said without --confirm too: what recording would refuse
     for photo in photos:
         print(f"{photo.path}\t" + (f"{photo.status.title} ({photo.status.public_id})"
                                     if photo.status else "—"))  # fmt: skip
         if photo.proposed is not None:
             values = photo.proposed.result.items()
-            print("\t" + "\t".join(f"{k}: {_shown(v)}" for k, v in values))
+            print("\t" + "\t".join(f"{t(f'paper.field.{k}', lang)}: {_shown(v)}"
+                                    for k, v in values))  # fmt: skip
             for line in photo.proposed.flagged:
                 print(f"\t{line}")
         if photo.refused is not None:
             print(f"\t{t('meet.scan.cli_refused', lang)}: {photo.refused}")
     refused = sum(1 for p in photos if p.refused is not None)
-    if refused:
-        raise InvalidAction("meet/scan_none_recorded" if args.confirm else "meet/scan_unread",
-                            n=refused, of=len(photos))  # fmt: skip
+    if args.confirm and refused:
+        raise InvalidAction("meet/scan_none_recorded", n=refused, of=len(photos))
+    if unread:
+        raise InvalidAction("meet/scan_unread", n=unread, of=len(photos))
     if not args.confirm:
         return 0
     entries = [

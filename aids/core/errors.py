@@ -9,6 +9,8 @@ writes only after the engine accepted the action.
 
 from __future__ import annotations
 
+import errno
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from aids.core.i18n import t
@@ -19,6 +21,40 @@ class Localized(Protocol):
     """A message parameter that renders itself per language (a card, a colour, a term)."""
 
     def localized(self, lang: str) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class OsReason:
+    """Why the system refused a file, in the reader's language where the catalogue has the
+    error (``os.ENOENT`` …), else in the system's own words."""
+
+    name: str  # the errno's name, "ENOENT"; empty where the error has none
+    words: str  # the system's own words, "No such file or directory"
+
+    @classmethod
+    def of(cls, exc: OSError) -> OsReason:
+        name = errno.errorcode.get(exc.errno or 0, "")
+        return cls(name, exc.strerror or type(exc).__name__)
+
+    def localized(self, lang: str) -> str:
+        said = t(f"os.{self.name}", lang) if self.name else ""
+        return self.words if not said or said == f"os.{self.name}" else said
+
+    def __str__(self) -> str:
+        return self.words
+
+
+@dataclass(frozen=True, slots=True)
+class Size:
+    """A number of bytes as a person reads it: "40 MB", "512 KB", "300 bytes"."""
+
+    size: int
+
+    def localized(self, lang: str) -> str:
+        for unit, scale in (("mb", 1024 * 1024), ("kb", 1024)):
+            if self.size >= scale:
+                return t(f"size.{unit}", lang, n=f"{self.size / scale:,.4g}")
+        return t("size.bytes", lang, n=self.size)
 
 
 class AidsError(Exception):

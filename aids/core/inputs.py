@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from aids.core.errors import InvalidAction
+from aids.core.errors import InvalidAction, OsReason, Size
 
 # Unicode categories no name or title may hold: control, format (zero-width, BOM, bidi
 # overrides), surrogates, private use, unassigned, line and paragraph separators.
@@ -183,12 +183,12 @@ def read_file(path: Path, field: str, *, max_bytes: int = MAX_JSON_BYTES) -> byt
     except OSError as exc:
         raise InvalidAction("input/file", field=field, path=str(path), detail=_why(exc)) from None
     if len(data) > max_bytes:
-        raise InvalidAction("input/too_big", field=field, max=max_bytes)
+        raise InvalidAction("input/too_big", field=field, max=Size(max_bytes))
     return data
 
 
-def _why(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
+def _why(exc: OSError) -> OsReason:
+    return OsReason.of(exc)
 
 
 def _int(digits: str) -> int:
@@ -222,7 +222,7 @@ def json_document(data: bytes | str, *, max_bytes: int = MAX_JSON_BYTES) -> Any:
     """
     size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
     if size > max_bytes:
-        raise InvalidAction("input/too_big", field="JSON", max=max_bytes)
+        raise InvalidAction("input/too_big", field="JSON", max=Size(max_bytes))
     try:
         value = json.loads(data, parse_int=_int, parse_constant=_no_constant)
     except RecursionError:
@@ -240,7 +240,7 @@ def file_document(data: bytes, filename: str, syntax_code: str) -> Any:
     if not filename.lower().endswith(".toml"):
         return json_document(data)
     if len(data) > MAX_JSON_BYTES:
-        raise InvalidAction("input/too_big", field=filename[:40], max=MAX_JSON_BYTES)
+        raise InvalidAction("input/too_big", field=filename[:40], max=Size(MAX_JSON_BYTES))
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -47,6 +47,19 @@ class FieldName:
 
 
 @dataclass(frozen=True, slots=True)
+class FieldNames:
+    """A result's fields as a message lists them, in the reader's language."""
+
+    keys: tuple[str, ...]
+
+    def localized(self, lang: str) -> str:
+        return t("meet.list_sep", lang).join(t(f"paper.noun.{k}", lang) for k in self.keys)
+
+    def __str__(self) -> str:
+        return ", ".join(self.keys)
+
+
+@dataclass(frozen=True, slots=True)
 class SeatField:
     """One seat's entry of a result's field as a message names it: the player, their seat
     counted from 1 and the field ("Chie's points (seat 3)"). ``str`` gives the entry's key
@@ -61,7 +74,7 @@ class SeatField:
     name: str
 
     def localized(self, lang: str) -> str:
-        field = t(f"paper.noun.{self.key}", lang)
+        field = t(f"paper.one.{self.key}", lang)  # one seat's: "place", not "places"
         return t("paper.seat_field", lang, name=self.name, seat=self.seat + 1, field=field)
 
     def __str__(self) -> str:
@@ -138,18 +151,18 @@ class PaperResult:
         keys = ("places", *(f.key for f in form.fields))
         n = len(form.seats)
         if not isinstance(raw, dict):
-            raise InvalidAction("paper/shape", fields=", ".join(keys))
+            raise InvalidAction("paper/shape", fields=FieldNames(keys))
         extra = next((k for k in raw if k not in keys), None)
         if extra is not None:
             known = isinstance(extra, str) and extra in FIELD_KEYS
             if not known:
-                raise InvalidAction("paper/shape", fields=", ".join(keys))
+                raise InvalidAction("paper/shape", fields=FieldNames(keys))
             raise InvalidAction("paper/not_asked", field=FieldName(extra))
         for key in keys:
             if key not in raw:
                 raise InvalidAction("paper/missing", field=FieldName(key), seats=n)
             if not isinstance(raw[key], list | tuple):
-                raise InvalidAction("paper/shape", fields=", ".join(keys))
+                raise InvalidAction("paper/shape", fields=FieldNames(keys))
             if len(raw[key]) != n:
                 raise InvalidAction("paper/count", field=FieldName(key), given=len(raw[key]),
                                     seats=n)  # fmt: skip

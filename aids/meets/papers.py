@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from aids.core.errors import AidsError, InvalidAction
+from aids.core.errors import AidsError, InvalidAction, RuleViolation
 from aids.core.i18n import t
 from aids.games.base import AnyGame, Outcome
 from aids.games.paper import MAX_DIGITS, PaperForm, PaperResult
@@ -169,7 +169,7 @@ class PaperStatus:
             return ""
         sep = t("meet.list_sep", lang)
         return " · ".join(
-            f"{t(f'paper.noun.{key}', lang)} "
+            f"{_noun(str(key), lang)} "
             + (sep.join(str(v) for v in values) if isinstance(values, list) else str(values))
             for key, values in latest.result.items()
         )
@@ -181,6 +181,12 @@ class PaperStatus:
             return ""
         return t("meet.paper.look", lang, stored=self.stored_text(lang),
                  rule=self.problem.message(lang))  # fmt: skip
+
+
+def _noun(key: str, lang: str) -> str:
+    """A stored result's field in words; a key no game asks, as it was stored."""
+    words = t(f"paper.noun.{key}", lang)
+    return key if words == f"paper.noun.{key}" else words
 
 
 def _whole(value: object) -> int | None:
@@ -208,6 +214,21 @@ def canonical(game: AnyGame, setup: Any, raw: dict[str, Any]) -> dict[str, Any]:
     result, scored = _parsed(game, setup, raw)
     game.paper_outcome(setup, result, scored)
     return result.to_dict()
+
+
+def importable(game: AnyGame, setup: Any, raw: dict[str, Any]) -> dict[str, Any]:
+    """A result as an import keeps it: in the service's form where today's checks take it;
+    one that only breaks a game's rule (a result stored before that rule was checked, and
+    exported so) with its numbers as numbers, so the table needs a look in the event it
+    moves to as in the one it came from, and an event's own backup always restores. A
+    malformed one (not the form's fields, a number that is none) is refused."""
+    try:
+        return canonical(game, setup, raw)
+    except RuleViolation:
+        kept = {str(k): [_whole(v) for v in vs] for k, vs in raw.items() if isinstance(vs, list)}
+        if len(kept) != len(raw) or any(v is None for vs in kept.values() for v in vs):
+            raise
+        return kept
 
 
 def _parsed(game: AnyGame, setup: Any, raw: object) -> tuple[PaperResult, bool]:
@@ -250,8 +271,8 @@ def check_entries(
     entries: list[PaperEntry], game: AnyGame, setup: Any, where: str
 ) -> list[PaperEntry]:
     """A result log as an import brings it: numbered 1.., steps in order (a confirmation
-    follows a result), every result the game's; else ``import/field`` naming it. Returns the
-    log as the service would have stored it (each result in its canonical form)."""
+    follows a result), every result the game's form (``importable``); else ``import/field``
+    naming it. Returns the log as it is stored (each result in its canonical form)."""
     checked: list[PaperEntry] = []
     for i, entry in enumerate(entries):
         field = f"{where}.entries[{i}]"
@@ -268,7 +289,7 @@ def check_entries(
         if entry.result is None or entry.step != ("entered" if first else "corrected"):
             raise InvalidAction("import/field", field=field)
         try:
-            result = canonical(game, setup, entry.result)
+            result = importable(game, setup, entry.result)
             photo = check_photo(entry.photo)
         except AidsError:
             raise InvalidAction("import/field", field=f"{field}.result") from None

@@ -84,4 +84,17 @@ def paper_of(row: Sequence[Any]) -> PaperRow:
 
 
 def entry_of(row: Sequence[Any]) -> PaperEntry:
-    return PaperEntry(int(row[0]), row[1], load(row[2]), row[3], row[4], row[5])
+    return PaperEntry(int(row[0]), row[1], result_of(row[2]), row[3], row[4], row[5])
+
+
+UNREADABLE = "unreadable"  # the key of a stored result that is no JSON this program reads
+
+
+def result_of(text: str | None) -> Any:
+    """A paper table's stored result. One that cannot be read (the file edited by hand: no
+    JSON, a number past Python's 4,300 digits) is kept as ``{"unreadable": <its start>}``:
+    no game's result has that field, so its table needs a look and nothing else breaks."""
+    try:
+        return load(text)
+    except ValueError:  # json.JSONDecodeError, and the int's digit limit
+        return {UNREADABLE: str(text)[:40]}

@@ -461,3 +461,12 @@ def test_grand_national_tracked_races_entered_on_paper_hold_their_prizes(seed: i
     assert tracked is not None
     on_paper = paper_of(game, setup, tracked, scored=True, state=state)
     assert on_paper.scores == tracked.scores and on_paper.ranking == tracked.ranking
+
+
+def test_a_shape_refusal_names_the_fields_in_words_in_either_language() -> None:
+    """Issue 26 §6 (found in review): ``paper/shape`` listed raw keys (``places, points``)."""
+    exc = refusal("derby", "1,2,3")  # type: ignore[arg-type]
+    assert exc.code == "paper/shape"
+    assert "places, points" not in exc.message("ja") and "順位・得点" in exc.message("ja")
+    one = refusal("rally", {"places": [1, 2, 9]})
+    assert "Aki" not in one.message("en") and "Chie's place (seat 3)" in one.message("en")

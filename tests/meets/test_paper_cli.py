@@ -80,7 +80,7 @@ def test_slips_print_and_a_photo_scanned_from_the_command_line_is_recorded_confi
     good.write_bytes(photo_of(spec, [3, 1, 2], [[], [], []]))
     half.write_bytes(marked(spec, {(0, None, None): ((1, "fill"),)}, seed=2, size=SMALL))
     shown = aids("--lang", "en", "meet", "scan", pid, str(good), db=db).stdout
-    assert "places: 3,1,2" in shown and service_at(db).paper(pid, paper).entries == ()
+    assert "Place: 3,1,2" in shown and service_at(db).paper(pid, paper).entries == ()
     bad = aids("--lang", "en", "meet", "scan", pid, str(half), "--confirm", db=db, check=False)
     assert bad.returncode == 2 and bad.stderr.startswith("meet/scan_none_recorded:")
     assert "Ben: Place — nothing marked" in bad.stdout and "a field is flagged" in bad.stdout
@@ -156,3 +156,27 @@ def test_scan_confirm_checks_every_photo_first_and_records_all_or_none(tmp_path:
     assert [service_at(db).paper(pid, p).places() for p in (one, two)] == [(2, 1), (1, 2)]
     again = aids("--lang", "en", "meet", "scan", pid, str(first), "--confirm", db=db, check=False)
     assert again.returncode == 2 and "scan/confirmed" in again.stdout  # nothing twice
+
+
+def test_a_stored_row_no_json_reader_takes_needs_a_look_and_is_removed(tmp_path: Path) -> None:
+    """Issue 26 §1 (found in review): a data file edited by hand (a result that is no JSON,
+    or a number past Python's 4,300 digits) took every page and command of the event down."""
+    import sqlite3
+
+    db = tmp_path / "night.sqlite3"
+    pid, paper = paper_night(db, "derby", "Table 4", "Aki, Ben")
+    aids("meet", "result", pid, paper, "--places", "1,2", db=db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE paper_entries SET result = ?",
+                     ('{"places": [' + "1" * 5000 + ", 1]}",))  # fmt: skip
+    shown = aids("--lang", "en", "meet", "show", pid, db=db).stdout
+    assert "needs a look" in shown and "Stored: unreadable data" in shown
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE paper_entries SET result = ?", ("{not json",))
+    assert "needs a look" in aids("--lang", "ja", "meet", "show", pid, db=db).stdout.replace(
+        "要確認", "needs a look"
+    )
+    aids("meet", "result", pid, paper, "--places", "2,1", db=db)  # corrected
+    assert service_at(db).paper(pid, paper).places() == (2, 1)
+    aids("meet", "remove", pid, paper, db=db)
+    assert service_at(db).papers_of(pid) == []

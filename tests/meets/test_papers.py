@@ -176,7 +176,7 @@ def test_an_export_holds_the_paper_tables_and_imports_back_all_or_nothing(
     bad = copy.deepcopy(clone)
     bad["meet"]["public_id"] = "X" * 24
     bad["papers"][0]["public_id"] = "W" * 24
-    bad["papers"][0]["entries"][0]["result"] = {"places": [1, 3, 3, 3]}
+    bad["papers"][0]["entries"][0]["result"] = {"places": [1, "x", 3, 3]}  # malformed
     with pytest.raises(AidsError) as refused:
         meets.import_(bad)
     assert refused.value.params["field"] == "papers[0].entries[0].result"
@@ -212,7 +212,7 @@ def stored_as_is(meets: MeetService, meet: tuple[str, str], paper: PaperStatus,
 
     row = meets.store.get_meet(meet[0])
     entry = PaperEntry(paper.seq + 1, "entered" if paper.seq == 0 else "corrected", result,
-                       None, "organiser", "2026-01-01T20:00:00")  # fmt: skip
+                       None, "organiser", "2026-01-01T20:00:00.000000+00:00")  # fmt: skip
     meets.store.append_paper(row.id, paper.row.id, paper.seq, [entry], by=None)
 
 
@@ -318,3 +318,24 @@ def test_the_same_result_entered_again_is_not_logged_as_a_correction(
     changed = meets.enter_result(meet[0], meet[1], paper.public_id, {"places": [1, 3, 2]},
                                  expected_seq=2)  # fmt: skip
     assert [e.step for e in changed.entries] == ["entered", "confirmed", "corrected"]
+
+
+def test_an_event_whose_stored_result_needs_a_look_moves_by_its_own_export(
+    meets: MeetService, meet: tuple[str, str]
+) -> None:
+    """Issue 26 §1 (found in review): an event's own backup always restores. A result that
+    breaks only a game's rule (stored before the rule was checked) is kept, its numbers as
+    numbers, and needs a look in the new event too; a malformed one is still refused."""
+    meets.update(meet[0], meet[1], scoring=Scoring("score"))
+    paper = add_paper(meets, meet, "derby", ["Aki", "Ben"])
+    stored_as_is(meets, meet, paper, {"places": ["1", 1], "points": [20, "20"]})
+    doc = meets.export(meet[0])
+    doc["meet"]["public_id"], doc["papers"][0]["public_id"] = "Z" * 24, "Y" * 24
+    moved = meets.papers_of(meets.import_(doc).public_id)[0]
+    assert moved.entries[0].result == {"places": [1, 1], "points": [20, 20]}
+    assert moved.problem is not None and moved.problem.code == "derby/paper_points"
+    doc["meet"]["public_id"], doc["papers"][0]["public_id"] = "X" * 24, "W" * 24
+    doc["papers"][0]["entries"][0]["result"] = {"places": [1, 1], "points": [20, "twenty"]}
+    with pytest.raises(AidsError) as refused:
+        meets.import_(doc)
+    assert refused.value.params["field"] == "papers[0].entries[0].result"
