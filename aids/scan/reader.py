@@ -4,9 +4,10 @@ slip straight, and read every bubble against the paper's own brightness around i
 The steps, each an OpenCV or numpy call over the whole image (no loops over pixels):
 
 1. decode the photo, only a JPEG or a PNG by its first bytes (``formats``: another kind is
-   ``scan/format``, naming it), its size checked from the header first
-   (``scan/not_image``); refuse one too small or too narrow to hold a slip
-   (``scan/too_small``), or too dark to read (``scan/too_dark``);
+   ``scan/format``, naming it), no larger than the page's and the command's upload limit
+   (``scan/too_big``), its pixels counted from the header first (``scan/not_image``);
+   refuse one too small or too narrow to hold a slip (``scan/too_small``), or too dark to
+   read (``scan/too_dark``);
 2. find the four ArUco corner markers on a copy at most ``DETECT_SIDE`` pixels long (a
    second, tolerant look if one is missing; with three found, the fourth is sought once
    more in the enlarged part of the full photo where they place it: ``look_again``, a far
@@ -54,6 +55,7 @@ import zxingcpp
 
 from aids.core.errors import AidsError
 from aids.core.i18n import t
+from aids.core.inputs import MAX_PHOTO_BYTES, MAX_PHOTO_MB
 from aids.print.slip_layout import Layout, Payload, Shape, event_tag, layout_of, parse_payload
 from aids.scan.bubbles import SCALE, SECTORS, bubble_coverage, bubble_labels, paper_brightness
 from aids.scan.formats import READ, kind_of
@@ -69,7 +71,6 @@ DARK_PAPER = 70  # the slip's paper below this (of 255) once found: too dark
 BLURRED_PHOTO = 0.70  # blur_ratio of the ≤ DETECT_SIDE copy where no slip was found: blurred
 BLURRED_SLIP = 0.80  # blur_ratio of the straightened slip: above, bubbles blur together
 MAX_PIXELS = 60_000_000  # a photo larger than this is not a phone's
-MAX_BYTES = 40_000_000  # nor a file larger than this
 QR = zxingcpp.BarcodeFormat.QRCode
 MISFIT = 0.2  # of a marker's side: the most a corner may stray from the fitted plane
 CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
@@ -104,8 +105,8 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
     Raises: ``PhotoRefused`` with ``scan/not_image``, ``scan/format``, ``scan/too_dark``,
     ``scan/no_slip``, ``scan/half_slip``, ``scan/not_flat``, ``scan/no_code``, ``scan/payload``,
     ``scan/other_event``, ``scan/too_blurred``, ``scan/glare``, ``scan/bent``,
-    ``scan/too_small``; ``scan/unreadable`` when OpenCV fails where no step foresaw it (the
-    cause logged for the host, never shown as a traceback).
+    ``scan/too_small``, ``scan/too_big``; ``scan/unreadable`` when OpenCV fails where no step
+    foresaw it (the cause logged for the host, never shown as a traceback).
     """
     try:
         return _read(image_bytes, expected_event)
@@ -194,15 +195,18 @@ def _read(image_bytes: bytes, expected_event: str | None) -> SlipReading:
 def decode(image_bytes: bytes) -> Image:
     """The photo as BGR pixels: only a JPEG or a PNG, judged by its first bytes (OpenCV and
     Pillow would decode GIF, TIFF, WebP, AVIF or BMP too); another picture's kind is named
-    (``scan/format``), anything else is ``scan/not_image``."""
+    (``scan/format``), anything else is ``scan/not_image``; a file larger than the upload
+    limit the page and the command share (``MAX_PHOTO_BYTES``) is ``scan/too_big``."""
     if not isinstance(image_bytes, (bytes, bytearray)) or len(image_bytes) < 16:
         raise PhotoRefused("scan/not_image")
+    if len(image_bytes) > MAX_PHOTO_BYTES:
+        raise PhotoRefused("scan/too_big", max=MAX_PHOTO_MB)
     kind = kind_of(image_bytes)
     if kind is not None and kind not in READ:
         raise PhotoRefused("scan/format", format=kind)
     if kind is None:
         raise PhotoRefused("scan/not_image")
-    if len(image_bytes) > MAX_BYTES or _pixels(image_bytes) > MAX_PIXELS:
+    if _pixels(image_bytes) > MAX_PIXELS:
         raise PhotoRefused("scan/not_image")  # measured from the header, before decoding
     data = np.frombuffer(image_bytes, dtype=np.uint8)
     try:

@@ -25,6 +25,7 @@ from aids.bench.slip_photos import (
     specs,
 )
 from aids.core.i18n import t
+from aids.core.inputs import MAX_PHOTO_BYTES, MAX_PHOTO_MB
 from aids.print.slips import slip_check
 from aids.scan import Mark, PhotoRefused, read_slip, reader
 
@@ -233,10 +234,30 @@ def test_an_opencv_failure_is_a_refusal_logged_for_the_host(
     assert all("dsize" not in refused.message(lang) for lang in ("ja", "en"))
 
 
+def _padded(jpeg: bytes, size: int) -> bytes:
+    """The JPEG grown to ``size`` bytes by data after its end (decoders ignore it)."""
+    return jpeg + bytes(size - len(jpeg))
+
+
+def test_a_photo_up_to_the_upload_limit_is_read() -> None:
+    """Rule: the reader takes what the page and the command take (40 MiB): a 41.9 MB photo
+    is read (a limit of 40,000,000 bytes refused it as not a photo)."""
+    shot = photo(specs()[1], 7, size=SMALL, odd=0.0)
+    reading = read_slip(_padded(shot.jpeg, MAX_PHOTO_BYTES), expected_event=EVENT)
+    assert reading.table_id == specs()[1].table_id
+
+
+def test_a_photo_over_the_upload_limit_is_refused_as_too_big() -> None:
+    shot = photo(specs()[1], 7, size=SMALL, odd=0.0)
+    refused = refusal(_padded(shot.jpeg, MAX_PHOTO_BYTES + 1))
+    assert refused.code == "scan/too_big"
+    assert all(f"{MAX_PHOTO_MB} MB" in refused.message(lang) for lang in ("ja", "en"))
+
+
 def test_every_refusal_has_a_message_in_both_languages() -> None:
     codes = ["no_slip", "half_slip", "not_flat", "no_code", "payload", "other_event",
              "too_dark", "too_blurred", "not_image", "glare", "format", "too_small",
-             "unreadable"]  # fmt: skip
+             "unreadable", "too_big"]  # fmt: skip
     for code in codes:
         for lang in ("ja", "en"):
             assert t(f"errors.scan/{code}", lang) != f"errors.scan/{code}"
