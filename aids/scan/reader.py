@@ -64,7 +64,7 @@ from aids.scan.reading import SlipReading, read_fields
 from aids.scan.rings import bent_box, bent_squares, locate
 
 DETECT_SIDE = 1600  # markers are found on a copy this long at most: 9 mm ≥ 45 px
-MIN_SIDE = 160  # that copy's short side below this holds no slip (measured: 270 px reads none)
+MIN_SIDE = 160  # that copy's short side below this holds no slip (measured: 270×360 reads none)
 QR_SCALE = 4.0  # pixels per point for the straightened QR code (7 px per module)
 DARK_PHOTO = 60  # the brightest 1 % of a photo below this: nothing can be read
 DARK_PAPER = 70  # the slip's paper below this (of 255) once found: too dark
