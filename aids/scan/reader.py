@@ -4,8 +4,10 @@ slip straight, and read every bubble against the paper's own brightness around i
 The steps, each an OpenCV or numpy call over the whole image (no loops over pixels):
 
 1. decode the photo, only a JPEG or a PNG by its first bytes (``formats``: another kind is
-   ``scan/format``, naming it), its size checked from the header first
-   (``scan/not_image``); refuse one too dark to read (``scan/too_dark``);
+   ``scan/format``, naming it), no larger than the page's and the command's upload limit
+   (``scan/too_big``), its pixels counted from the header first (``scan/not_image``);
+   refuse one too small or too narrow to hold a slip (``scan/too_small``), or too dark to
+   read (``scan/too_dark``);
 2. find the four ArUco corner markers on a copy at most ``DETECT_SIDE`` pixels long (a
    second, tolerant look if one is missing; with three found, the fourth is sought once
    more in the enlarged part of the full photo where they place it: ``look_again``, a far
@@ -31,12 +33,16 @@ The steps, each an OpenCV or numpy call over the whole image (no loops over pixe
    circles, cut in sectors): the coverage of its least covered four sectors 90° apart, ink
    judged against the paper and the bubble's own darkest marks, so a fill (pencil too)
    scores high and a cross low; the scores give each row and field (``reading.read_row``).
+
+An OpenCV error none of these steps foresaw is a refusal too (``scan/unreadable``), its
+cause in the host's log: no traceback reaches the page or the command line.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import logging
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -49,6 +55,7 @@ import zxingcpp
 
 from aids.core.errors import AidsError
 from aids.core.i18n import t
+from aids.core.inputs import MAX_PHOTO_BYTES, MAX_PHOTO_MB
 from aids.print.slip_layout import Layout, Payload, Shape, event_tag, layout_of, parse_payload
 from aids.scan.bubbles import SCALE, SECTORS, bubble_coverage, bubble_labels, paper_brightness
 from aids.scan.formats import READ, kind_of
@@ -57,19 +64,20 @@ from aids.scan.reading import SlipReading, read_fields
 from aids.scan.rings import bent_box, bent_squares, locate
 
 DETECT_SIDE = 1600  # markers are found on a copy this long at most: 9 mm ≥ 45 px
+MIN_SIDE = 160  # that copy's short side below this holds no slip (measured: 270×360 reads none)
 QR_SCALE = 4.0  # pixels per point for the straightened QR code (7 px per module)
 DARK_PHOTO = 60  # the brightest 1 % of a photo below this: nothing can be read
 DARK_PAPER = 70  # the slip's paper below this (of 255) once found: too dark
 BLURRED_PHOTO = 0.70  # blur_ratio of the ≤ DETECT_SIDE copy where no slip was found: blurred
 BLURRED_SLIP = 0.80  # blur_ratio of the straightened slip: above, bubbles blur together
 MAX_PIXELS = 60_000_000  # a photo larger than this is not a phone's
-MAX_BYTES = 40_000_000  # nor a file larger than this
 QR = zxingcpp.BarcodeFormat.QRCode
 MISFIT = 0.2  # of a marker's side: the most a corner may stray from the fitted plane
 CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
 PLACED = 0.5  # fewer of the rows than this found where they are printed: lay the slip flat
 
 Image = npt.NDArray[Any]  # what OpenCV returns (its stubs say integer or floating)
+log = logging.getLogger(__name__)
 
 
 class PhotoRefused(AidsError):
@@ -96,8 +104,20 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
 
     Raises: ``PhotoRefused`` with ``scan/not_image``, ``scan/format``, ``scan/too_dark``,
     ``scan/no_slip``, ``scan/half_slip``, ``scan/not_flat``, ``scan/no_code``, ``scan/payload``,
-    ``scan/other_event``, ``scan/too_blurred``, ``scan/glare``, ``scan/bent``.
+    ``scan/other_event``, ``scan/too_blurred``, ``scan/glare``, ``scan/bent``,
+    ``scan/too_small``, ``scan/too_big``; ``scan/unreadable`` when OpenCV fails where no step
+    foresaw it (the cause logged for the host, never shown as a traceback).
     """
+    try:
+        return _read(image_bytes, expected_event)
+    except cv2.error:
+        digest = hashlib.sha256(bytes(image_bytes)).hexdigest()[:12]
+        log.exception("reading a photo (%d bytes, sha256 %s…) failed in OpenCV",
+                      len(image_bytes), digest)  # fmt: skip
+        raise PhotoRefused("scan/unreadable") from None
+
+
+def _read(image_bytes: bytes, expected_event: str | None) -> SlipReading:
     photo = decode(image_bytes)
     gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
     small, shrink = _shrunk(gray)
@@ -175,15 +195,18 @@ def read_slip(image_bytes: bytes, expected_event: str | None = None) -> SlipRead
 def decode(image_bytes: bytes) -> Image:
     """The photo as BGR pixels: only a JPEG or a PNG, judged by its first bytes (OpenCV and
     Pillow would decode GIF, TIFF, WebP, AVIF or BMP too); another picture's kind is named
-    (``scan/format``), anything else is ``scan/not_image``."""
+    (``scan/format``), anything else is ``scan/not_image``; a file larger than the upload
+    limit the page and the command share (``MAX_PHOTO_BYTES``) is ``scan/too_big``."""
     if not isinstance(image_bytes, (bytes, bytearray)) or len(image_bytes) < 16:
         raise PhotoRefused("scan/not_image")
+    if len(image_bytes) > MAX_PHOTO_BYTES:
+        raise PhotoRefused("scan/too_big", max=MAX_PHOTO_MB)
     kind = kind_of(image_bytes)
     if kind is not None and kind not in READ:
         raise PhotoRefused("scan/format", format=kind)
     if kind is None:
         raise PhotoRefused("scan/not_image")
-    if len(image_bytes) > MAX_BYTES or _pixels(image_bytes) > MAX_PIXELS:
+    if _pixels(image_bytes) > MAX_PIXELS:
         raise PhotoRefused("scan/not_image")  # measured from the header, before decoding
     data = np.frombuffer(image_bytes, dtype=np.uint8)
     try:
@@ -207,7 +230,13 @@ def _pixels(image_bytes: bytes) -> int:
 
 
 def _shrunk(gray: Image) -> tuple[Image, float]:
-    longest = max(gray.shape[:2])
+    """The copy markers are sought in (at most ``DETECT_SIDE`` long) and the factor back to
+    the photo's pixels; a photo whose copy would be under ``MIN_SIDE`` across holds no slip
+    that can be read (``scan/too_small``: a thumbnail, or a strip too narrow for a slip)."""
+    height, width = gray.shape[:2]
+    longest = max(height, width)
+    if min(height, width) * min(1.0, DETECT_SIDE / longest) < MIN_SIDE:
+        raise PhotoRefused("scan/too_small", size=f"{width}×{height}")
     if longest <= DETECT_SIDE:
         return gray, 1.0
     factor = DETECT_SIDE / longest

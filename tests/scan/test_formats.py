@@ -54,3 +54,19 @@ def test_a_file_with_no_pictures_magic_is_not_an_image() -> None:
     with pytest.raises(PhotoRefused) as err:
         read_slip(b"BEGIN:VCARD\nVERSION:3.0\nEND:VCARD\n" * 4)
     assert err.value.code == "scan/not_image"
+
+
+@pytest.mark.parametrize("named", ["ICO", "HEIC", "AVIF", "JPEG XL", "GIF"])
+def test_the_format_refusal_reads_right_whatever_the_formats_name(named: str) -> None:
+    """Rule: "This photo is in ICO format", never "is a ICO file" (an article that fits
+    only some names)."""
+    refused = PhotoRefused("scan/format", format=named)
+    assert refused.message("en").startswith(f"This photo is in {named} format: ")
+    assert refused.message("ja").startswith(f"この写真は{named}形式です。")
+
+
+def test_an_icon_file_is_refused_by_name(slip_photo: bytes) -> None:
+    with pytest.raises(PhotoRefused) as err:
+        read_slip(_as(slip_photo, "ICO"), expected_event=EVENT)
+    assert err.value.code == "scan/format"
+    assert "is in ICO format" in err.value.message("en")

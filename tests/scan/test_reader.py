@@ -4,6 +4,7 @@ photo, and the photos refused with a message in both languages."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import zlib
 
 import cv2
@@ -24,8 +25,9 @@ from aids.bench.slip_photos import (
     specs,
 )
 from aids.core.i18n import t
+from aids.core.inputs import MAX_PHOTO_BYTES, MAX_PHOTO_MB
 from aids.print.slips import slip_check
-from aids.scan import Mark, PhotoRefused, read_slip
+from aids.scan import Mark, PhotoRefused, read_slip, reader
 
 
 def refusal(jpeg: bytes, expected: str | None = EVENT) -> PhotoRefused:
@@ -180,9 +182,82 @@ def test_a_small_file_announcing_a_huge_picture_is_refused_before_decoding() -> 
     assert refusal(bytes(data)).code == "scan/not_image"
 
 
+DEGENERATE = {  # (height, width) and a grey: images no slip fits in, or blank ones
+    "1x5000": ((1, 5000), 255), "5000x1": ((5000, 1), 255), "2x2": ((2, 2), 128),
+    "1x1": ((1, 1), 0), "10000x3": ((3, 10_000), 255), "3x10000": ((10_000, 3), 255),
+    "black": ((1200, 900), 0), "white": ((1200, 900), 255),
+}  # fmt: skip
+REFUSED_AS = {"black": "scan/too_dark", "white": "scan/no_slip"}
+
+
+@pytest.mark.parametrize("ext", [".png", ".jpg"])
+@pytest.mark.parametrize("name", list(DEGENERATE))
+def test_a_degenerate_image_is_refused_never_a_traceback(name: str, ext: str) -> None:
+    """Rule: whatever picture comes, the reader refuses it with a message (an image longer
+    than ~3,200 times its width made OpenCV's resize fail: a traceback on the page)."""
+    (height, width), grey = DEGENERATE[name]
+    _, data = cv2.imencode(ext, np.full((height, width, 3), grey, np.uint8))
+    assert refusal(data.tobytes(), None).code == REFUSED_AS.get(name, "scan/too_small")
+
+
+def test_a_photo_too_small_or_too_narrow_for_a_slip_says_so_with_its_size() -> None:
+    _, data = cv2.imencode(".png", np.full((1, 5000, 3), 255, np.uint8))
+    refused = refusal(data.tobytes())
+    assert refused.code == "scan/too_small"
+    assert all("5000×1" in refused.message(lang) for lang in ("ja", "en"))
+
+
+def test_the_smallest_photos_that_read_are_not_refused_as_too_small() -> None:
+    """The smallest slip photos measured to read (a 360×480 one): above the limit."""
+    shot = photo(specs()[1], 7, size=SMALL, odd=0.0)
+    image = cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    small = cv2.resize(image, (360, 480), interpolation=cv2.INTER_AREA)
+    reading = read_slip(cv2.imencode(".png", small)[1].tobytes(), expected_event=EVENT)
+    assert reading.table_id == specs()[1].table_id
+
+
+@pytest.mark.parametrize("step", ["find_markers", "bubble_coverage"])
+def test_an_opencv_failure_is_a_refusal_logged_for_the_host(
+    step: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Rule: an OpenCV error nobody foresaw never reaches the user as a traceback: the
+    reader refuses the photo (``scan/unreadable``) and the host's log says what failed."""
+
+    def fails(*_: object, **__: object) -> None:
+        raise cv2.error("OpenCV(4) resize.cpp: error: (-215:Assertion failed) !dsize.empty()")
+
+    monkeypatch.setattr(reader, step, fails)
+    with caplog.at_level(logging.ERROR, logger="aids.scan.reader"):
+        refused = refusal(photo(specs()[1], 7, size=SMALL, odd=0.0).jpeg)
+    assert refused.code == "scan/unreadable"
+    assert any("dsize.empty" in r.getMessage() or r.exc_info for r in caplog.records)
+    assert all("dsize" not in refused.message(lang) for lang in ("ja", "en"))
+
+
+def _padded(jpeg: bytes, size: int) -> bytes:
+    """The JPEG grown to ``size`` bytes by data after its end (decoders ignore it)."""
+    return jpeg + bytes(size - len(jpeg))
+
+
+def test_a_photo_up_to_the_upload_limit_is_read() -> None:
+    """Rule: the reader takes what the page and the command take (40 MiB): a 41.9 MB photo
+    is read (a limit of 40,000,000 bytes refused it as not a photo)."""
+    shot = photo(specs()[1], 7, size=SMALL, odd=0.0)
+    reading = read_slip(_padded(shot.jpeg, MAX_PHOTO_BYTES), expected_event=EVENT)
+    assert reading.table_id == specs()[1].table_id
+
+
+def test_a_photo_over_the_upload_limit_is_refused_as_too_big() -> None:
+    shot = photo(specs()[1], 7, size=SMALL, odd=0.0)
+    refused = refusal(_padded(shot.jpeg, MAX_PHOTO_BYTES + 1))
+    assert refused.code == "scan/too_big"
+    assert all(f"{MAX_PHOTO_MB} MB" in refused.message(lang) for lang in ("ja", "en"))
+
+
 def test_every_refusal_has_a_message_in_both_languages() -> None:
     codes = ["no_slip", "half_slip", "not_flat", "no_code", "payload", "other_event",
-             "too_dark", "too_blurred", "not_image", "glare", "format"]  # fmt: skip
+             "too_dark", "too_blurred", "not_image", "glare", "format", "too_small",
+             "unreadable", "too_big"]  # fmt: skip
     for code in codes:
         for lang in ("ja", "en"):
             assert t(f"errors.scan/{code}", lang) != f"errors.scan/{code}"
