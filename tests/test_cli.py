@@ -457,7 +457,7 @@ def test_the_tracker_refuses_an_upload_larger_than_the_slip_reader_takes() -> No
     is refused while it streams, not read into memory first."""
     import tomllib
 
-    from aids.cli import streamlit_command
+    from aids.cli.serve import streamlit_command
     from aids.core.inputs import MAX_PHOTO_BYTES, MAX_PHOTO_MB
 
     command = streamlit_command(8501, "0.0.0.0")

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
-import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,21 +22,17 @@ from aids.cli.common import (
 )
 from aids.cli.meet import meet_parser
 from aids.cli.parser import Parser, asked_lang, speaking
+from aids.cli.serve import port_number
+from aids.cli.serve import serve as run_serve
 from aids.core import inputs
 from aids.core.errors import AidsError, InvalidAction, NotFound
 from aids.core.i18n import LANGS, normalise_lang, t
 from aids.core.links import (
-    configured_base_url,
-    configured_port,
-    is_loopback,
-    public_base_url,
     referee_url,
     viewer_url,
 )
 from aids.games.base import REFEREE, VIEWER, Role
-from aids.paths import ROOT, tracker_file
 from aids.registry import open_service
-from aids.store import open_store, shown, store_locator
 from aids.tables import load_export
 from aids.tables.keys import PUBLIC_ID_RE
 
@@ -87,9 +81,9 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     kinds = list(registry.entries())
 
     serve = sub.add_parser("serve", help=t("cli.cmd.serve", lang))
-    serve.add_argument("--port", type=_port, default=None, help=t("cli.arg.port", lang))
+    serve.add_argument("--port", type=port_number, default=None, help=t("cli.arg.port", lang))
     serve.add_argument("--address", default="0.0.0.0", help=t("cli.arg.address", lang))
-    serve.set_defaults(run=_serve)
+    serve.set_defaults(run=run_serve)
 
     prn = _printing(sub, "print", t("cli.cmd.print", lang), kinds, lang)
     prn.add_argument("--seat-links", action="store_true", help=t("cli.arg.seat_links", lang))
@@ -155,66 +149,6 @@ def _printing(
     cmd.add_argument("--base-url", help=t("cli.arg.base_url", lang))
     cmd.add_argument("--out", type=Path, help=t("cli.arg.out", lang))
     return cmd
-
-
-def _port(raw: str) -> int:
-    return inputs.whole_number(raw, "--port", low=1, high=65535)
-
-
-def _serve(args: argparse.Namespace, lang: str) -> int:
-    """Become the Streamlit server (exec, not a child): a service manager's SIGTERM reaches
-    Streamlit itself, and no process is left holding the port."""
-    port = args.port or configured_port()
-    address = inputs.listen_address(args.address, "--address")  # checked before the data
-    _resolvable(address, port)
-    base = public_base_url(port=port, address=address)  # file is made or upgraded
-    where = store_locator()
-    # A data file or database that cannot be used is reported here, before serving; a new
-    # PostgreSQL database gets its schema here, once, not in the first page's request.
-    open_store(where).close()
-    if is_loopback(address) and not configured_base_url():
-        print(t("table.serve_local_only", lang, url=f"{base}/"))
-    else:
-        print(t("table.serve_tracker", lang, url=f"http://localhost:{port}/", phones=f"{base}/"))
-    print(t("table.serve_data", lang, where=shown(where)), flush=True)
-    _write_tracker_file(port, address)
-    env = dict(os.environ, AIDS_PORT=str(port))  # the page's QR codes use the port served
-    command = streamlit_command(port, address)
-    os.execve(sys.executable, command, env)
-    return 0  # not reached
-
-
-def _resolvable(address: str, port: int) -> None:
-    """A host name to listen on must name this machine's address (``input/address_unknown``,
-    not a traceback from the server once it starts)."""
-    try:
-        socket.getaddrinfo(address, port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError):
-        raise InvalidAction("input/address_unknown", address=address) from None
-
-
-def streamlit_command(port: int, address: str) -> list[str]:
-    """The command line ``aids serve`` becomes: Streamlit on the tracker's entry, with the
-    settings of ``.streamlit/config.toml`` that matter when it is started from elsewhere."""
-    return [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
-        "--server.port", str(port),
-        "--server.address", address,
-        "--server.headless", "true",
-        "--browser.gatherUsageStats", "false",
-        "--runner.postScriptGC", "false",  # as .streamlit/config.toml (docs/crowd.md)
-        # what the slip reader accepts: a bigger upload is refused before it is in memory
-        "--server.maxUploadSize", str(inputs.MAX_PHOTO_MB),
-    ]  # fmt: skip
-
-
-def _write_tracker_file(port: int, address: str) -> None:
-    """Where this tracker listens, so ``aids print`` and ``aids new`` print its real port
-    (and ``localhost`` for a tracker that serves this machine alone, as its page does)."""
-    with contextlib.suppress(OSError):
-        tracker_file().write_text(
-            json.dumps({"pid": os.getpid(), "port": port, "address": address})
-        )
 
 
 def _print(args: argparse.Namespace, lang: str) -> int:
