@@ -184,19 +184,27 @@ class PaperResult:
         return cls(places, values)
 
 
+def whole(raw: object) -> int | None:
+    """An entry as a whole number: an int, or at most ``MAX_DIGITS`` ASCII digits led by
+    ``-`` when negative; None for anything else (``"６"``, ``1.5``, ``True``).
+
+    >>> whole("-02"), whole(7), whole("x"), whole(True)
+    (-2, 7, None, None)
+    """
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if not isinstance(raw, str):
+        return None
+    body = raw[1:] if raw.startswith("-") else raw
+    if not (body.isascii() and body.isdigit() and len(body) <= MAX_DIGITS):
+        return None
+    return -int(body) if raw.startswith("-") else int(body)
+
+
 def _number(raw: object, field: SeatField, *, low: int, high: int) -> int:
-    """A whole number ``low..high``: an int, or ASCII digits (led by ``-`` when negative)."""
-    negative = isinstance(raw, str) and raw.startswith("-")
-    body = raw[1:] if isinstance(raw, str) and negative else raw
-    try:
-        if isinstance(body, int) and not isinstance(body, bool):
-            value = body
-        else:
-            value = inputs.whole_number(body, field, low=0, high=10**MAX_DIGITS - 1)
-    except InvalidAction:
-        raise InvalidAction("input/number", field=field, low=low, high=high) from None
-    value = -value if negative else value
-    if not low <= value <= high:
+    """A whole number ``low..high`` (``whole``), else ``input/number`` naming ``field``."""
+    value = whole(raw)
+    if value is None or not low <= value <= high:
         raise InvalidAction("input/number", field=field, low=low, high=high)
     return value
 

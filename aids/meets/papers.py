@@ -30,7 +30,7 @@ from typing import Any
 from aids.core.errors import AidsError, InvalidAction, RuleViolation
 from aids.core.i18n import t
 from aids.games.base import AnyGame, Outcome
-from aids.games.paper import MAX_DIGITS, PaperForm, PaperResult
+from aids.games.paper import PaperForm, PaperResult, whole
 from aids.meets.scoring import Scoring
 from aids.meets.standings import Result
 from aids.store.base import PAPER_STEPS, PaperEntry, PaperRow
@@ -158,7 +158,7 @@ class PaperStatus:
         if latest is None or not isinstance(latest.result, dict):
             return {}
         return {
-            str(key): [_whole(v) for v in values] if isinstance(values, list) else []
+            str(key): [whole(v) for v in values] if isinstance(values, list) else []
             for key, values in latest.result.items()
         }
 
@@ -189,17 +189,6 @@ def _noun(key: str, lang: str) -> str:
     return key if words == f"paper.noun.{key}" else words
 
 
-def _whole(value: object) -> int | None:
-    """A stored entry as a whole number (an int, or ASCII digits led by ``-`` or not)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        body = value[1:] if value.startswith("-") else value
-        if body.isascii() and body.isdigit() and len(body) <= MAX_DIGITS:
-            return -int(body) if value.startswith("-") else int(body)
-    return None
-
-
 def outcome_of(game: AnyGame, setup: Any, raw: dict[str, Any]) -> Outcome:
     """A stored or submitted result checked by the form its own fields ask (the numbers are
     there or not; a result stored before a game asked one more number, such as the Grand
@@ -225,7 +214,7 @@ def importable(game: AnyGame, setup: Any, raw: dict[str, Any]) -> dict[str, Any]
     try:
         return canonical(game, setup, raw)
     except RuleViolation:
-        kept = {str(k): [_whole(v) for v in vs] for k, vs in raw.items() if isinstance(vs, list)}
+        kept = {str(k): [whole(v) for v in vs] for k, vs in raw.items() if isinstance(vs, list)}
         if len(kept) != len(raw) or any(v is None for vs in kept.values() for v in vs):
             raise
         return kept
