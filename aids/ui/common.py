@@ -9,7 +9,9 @@ from __future__ import annotations
 import html
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -51,9 +53,32 @@ def _meets_for(where: str, plugins: str) -> MeetService:
     return MeetService(_service_for(where, plugins))
 
 
+_SPEAKING: ContextVar[Lang | None] = ContextVar("aids_speaking", default=None)
+
+
 def lang() -> Lang:
-    """The page language: ``?lang=`` in the URL, else ``AIDS_LANG``, else Japanese."""
+    """The page language: the one a drawing outside a page run speaks (``speaking``), else
+    ``?lang=`` in the URL, else ``AIDS_LANG``, else Japanese."""
+    spoken = _SPEAKING.get()
+    if spoken is not None:
+        return spoken
     return normalise_lang(st.query_params.get("lang") or os.environ.get("AIDS_LANG", DEFAULT_LANG))
+
+
+@contextmanager
+def speaking(language: Lang) -> Iterator[None]:
+    """Draw in ``language`` outside a page's run (the live view renders each table once per
+    language for every phone, in a thread of its own): ``lang`` and ``tr`` answer it.
+
+    >>> with speaking("en"):
+    ...     tr("table.standings")
+    'Standings'
+    """
+    token = _SPEAKING.set(language)
+    try:
+        yield
+    finally:
+        _SPEAKING.reset(token)
 
 
 def tr(key: str, **params: object) -> str:

@@ -12,6 +12,7 @@ from aids.core.i18n import Lang
 from aids.games.base import AnyGame, Role
 from aids.tables import LogEntry, Snapshot
 from aids.ui.common import run_write, service
+from aids.ui.standings import Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,28 @@ class TableContext:
         return lambda: run_write(lambda: service().record(pid, key, seq, action))
 
 
+@dataclass(frozen=True, slots=True)
+class StatusLine:
+    """One line of news for the table (``GamePage.status``): whose turn, where the race
+    stands, or how it ended (``done``)."""
+
+    text: str
+    done: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """Who leads, as a game's page gives it (``GamePage.standings``) to whoever draws it: the
+    table page, the live view, the wall. ``head`` are plain words, each row's cells ready-made
+    HTML (``aids.ui.standings.Row``); ``title`` the game's own word for them ("" for
+    "Standings"); ``note`` a plain line under the table (a team's points, say)."""
+
+    head: tuple[str, ...]
+    rows: tuple[Row, ...]
+    title: str = ""
+    note: str = ""
+
+
 class GamePage(Protocol):
     """What a game's page module provides (``aids/ui/<kind>_page.py``).
 
@@ -71,21 +94,29 @@ class GamePage(Protocol):
         """Draw the setup inputs (inside the create form); return the raw setup dict."""
         ...
 
-    def status(self, ctx: TableContext) -> None:
-        """One banner: whose turn, where the race stands, or how it ended."""
+    def status(self, ctx: TableContext) -> list[StatusLine]:
+        """Whose turn, where the race stands, or how it ended: usually one line. Plain text
+        (no markup): the page shows it in a banner, the live view and the wall as they
+        are."""
         ...
 
     def controls(self, ctx: TableContext) -> None:
         """The record controls for ``ctx.role``, offering only what the engine allows."""
         ...
 
-    def standings(self, ctx: TableContext) -> None:
-        """Who leads, in one compact table (``aids.ui.standings.standings_table``), the
-        reader's own seat marked; drawn where a phone's first screen shows it."""
+    def standings(self, ctx: TableContext) -> Standings:
+        """Who leads, one row per player (or team, or horse), best first; the frame draws
+        it where a phone's first screen shows it, the reader's own seat marked."""
         ...
 
     def board(self, ctx: TableContext) -> None:
         """The board (read-only; also the viewer's page)."""
+        ...
+
+    def board_top(self, ctx: TableContext) -> str:
+        """The top of the board as HTML with its own styles and no widgets (a track, a
+        road, a map): the live view and the wall show it; the page's ``board`` draws it
+        with the rest."""
         ...
 
 

@@ -22,10 +22,10 @@ from aids.games.derby.data import load
 from aids.games.derby.describe import card_label, horse_label, player_label
 from aids.games.derby.model import Bet, Card, DerbyState, NoCardsLeft, Pass, PlayCard
 from aids.ui import layout
-from aids.ui.common import badge, banner, html_text, lang, md_text, tr
-from aids.ui.context import TableContext
+from aids.ui.common import badge, html_text, lang, md_text, tr
+from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.layout import cell, names_with_colours
-from aids.ui.standings import NUM, Row, standings_table
+from aids.ui.standings import NUM, Row
 
 HORSE_COLUMNS = 4  # horses on a 4 × 2 grid, each in its row's cell (2 × 4 in a narrow box)
 NARROW_HORSES = "17rem"  # under this a horse's name no longer fits a quarter of the box
@@ -88,26 +88,27 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
 # --- status --------------------------------------------------------------------------------
 
 
-def status(ctx: TableContext) -> None:
+def status(ctx: TableContext) -> list[StatusLine]:
     state: DerbyState = ctx.state
     outcome = ctx.snapshot.outcome
     if outcome is not None:
         winners = ", ".join(player_label(state, p) for p in outcome.winners)
         finishers = ", ".join(horse_label(state, h) for h in engine.finishers(state))
-        banner(tr("derby.ui.race_over", finishers=finishers, winners=winners), done=True)
-        return
+        return [StatusLine(tr("derby.ui.race_over", finishers=finishers, winners=winners), True)]
     seat = state.turn
     pile = "derby.ui.pile_exact" if engine.pile_exact(state) else "derby.ui.pile_at_most"
-    banner(
-        tr(
-            "derby.ui.status",
-            fence=state.fence,
-            fences=load().fences,
-            player=player_label(state, seat),
-            counters=state.counters_left(seat),
-            pile=tr(pile, pile=state.pile),
+    return [
+        StatusLine(
+            tr(
+                "derby.ui.status",
+                fence=state.fence,
+                fences=load().fences,
+                player=player_label(state, seat),
+                counters=state.counters_left(seat),
+                pile=tr(pile, pile=state.pile),
+            )
         )
-    )
+    ]
 
 
 # --- record controls -----------------------------------------------------------------------
@@ -285,10 +286,19 @@ def _no_card(ctx: TableContext) -> None:
 
 
 def board(ctx: TableContext) -> None:
-    state: DerbyState = ctx.state
     show_stacks = st.toggle(tr("derby.ui.show_stacks"), key="show_stacks")
+    st.html(_board_of(ctx, all_=show_stacks))
+
+
+def board_top(ctx: TableContext) -> str:
+    """The fences (each stack's top card), as the page shows them before a tap."""
+    return _board_of(ctx, all_=False)
+
+
+def _board_of(ctx: TableContext, *, all_: bool) -> str:
+    state: DerbyState = ctx.state
     latest = _latest_cell(state, ctx.latest.action if ctx.latest is not None else None)
-    st.html(_board(state, latest, ended=ctx.snapshot.outcome is not None, all_=show_stacks))
+    return _board(state, latest, ended=ctx.snapshot.outcome is not None, all_=all_)
 
 
 def _latest_cell(state: DerbyState, action: Any) -> tuple[str, int, int] | None:
@@ -356,16 +366,13 @@ def _stack(stack: tuple[Card, ...], show_all: bool) -> str:
     return f'{card_chip(stack[-1])}<span class="under"> +{len(stack) - 1}</span>'
 
 
-def standings(ctx: TableContext) -> None:
+def standings(ctx: TableContext) -> Standings:
     """Who leads: the players by their points if the race ended now (counters on horses still
     running or finished, ``engine.scores``), equal totals sharing a place (they would share
-    the win); each with their counter mark, points and counters left. The Derby has no
-    seat links, so a row is marked "you" only on one (``ctx.role.seat``)."""
+    the win); each with their counter mark, points and counters left."""
     state: DerbyState = ctx.state
     head = (tr("derby.ui.player"), tr("derby.ui.points"), tr("derby.ui.counters_left"))
-    standings_table(
-        head, standing_rows(state), mine=ctx.role.seat, title=tr("derby.ui.scores_if_now")
-    )
+    return Standings(head, tuple(standing_rows(state)), tr("derby.ui.scores_if_now"))
 
 
 def standing_rows(state: DerbyState) -> list[Row]:

@@ -11,8 +11,8 @@ from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import MARK_SIGNS, runner_text, team_label
 from aids.games.ekiden.model import EkidenState
 from aids.ui.common import html_text, tr
-from aids.ui.context import TableContext
-from aids.ui.standings import NUM, Row, standings_table
+from aids.ui.context import Standings, TableContext
+from aids.ui.standings import NUM, Row
 
 # --- the road, legs, standings --------------------------------------------------------------
 
@@ -55,7 +55,10 @@ table.legs td, table.legs th { padding: 2px 6px; white-space: nowrap; text-align
 
 def board(ctx: TableContext) -> None:
     state: EkidenState = ctx.state
-    _road(state)
+    st.html(road_html(state))
+    st.caption(tr("ekiden.ui.road_note", side=tr(SIDE_KEYS[engine.side_after(len(state.history))])))
+    if any(abs(p.column) > load().road_half for p in state.places):
+        st.warning(tr("ekiden.ui.past_road"))
     if state.history:
         _legs(ctx)  # the 順位変動 chart is the frame's race chart (``charts``)
 
@@ -67,7 +70,7 @@ def road_columns(state: EkidenState) -> range:
     return range(min(-half, *places), max(half, *places) + 1)
 
 
-def _road(state: EkidenState) -> None:
+def road_html(state: EkidenState) -> str:
     """The whole road, every column on screen at once (no sideways scrolling, so no piece is
     ever out of sight): one row of 27 where a column can be 1.2 rem wide, else rows of 9
     (three road cards each). Each column is split by its centre line; the pieces stand on the
@@ -100,14 +103,11 @@ def _road(state: EkidenState) -> None:
         " .ek-road .piece { width: 1.15rem; height: 1.15rem; line-height: 1.15rem; } }"
     )
     words = html_text(tr("ekiden.ui.road_label"))
-    st.html(
+    return (
         f"{ROAD_CSS}<style>{narrow}</style>"
         f'<div class="ek-road" role="img" aria-label="{words}">'
         f'<div class="cols" style="--cols: {len(columns)}">{"".join(cells)}</div></div>'
     )
-    st.caption(tr("ekiden.ui.road_note", side=tr(SIDE_KEYS[side])))
-    if any(abs(p.column) > half for p in state.places):
-        st.warning(tr("ekiden.ui.past_road"))
 
 
 def _piece(state: EkidenState, team: int, column: int, *, inline: bool = False) -> str:
@@ -145,7 +145,7 @@ def scroller(table: str, label: str, hint_below: float) -> str:
     )
 
 
-def standings(ctx: TableContext) -> None:
+def standings(ctx: TableContext) -> Standings:
     """Who leads (the frame's standings box): the teams in standing order (the farthest
     column leads, in a column the piece nearer the line, so no two teams share a place), each
     with its piece as on the road, its column, how many columns it is behind the leader, and
@@ -173,7 +173,7 @@ def standings(ctx: TableContext) -> None:
     if state.history:
         head.append(tr("ekiden.ui.leg_n", n=len(state.history)))
         title = tr("ekiden.ui.standings_after", leg=len(state.history))
-    standings_table(head, rows, mine=ctx.role.seat, title=title)
+    return Standings(tuple(head), tuple(rows), title)
 
 
 def _legs(ctx: TableContext) -> None:

@@ -27,8 +27,8 @@ from aids.games.ekiden.model import (
     Terrain,
 )
 from aids.ui import ekiden_board
-from aids.ui.common import banner, md_text, md_tr, run_write, tr
-from aids.ui.context import TableContext
+from aids.ui.common import md_text, md_tr, run_write, tr
+from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.layout import names_with_colours
 
 # --- setup ---------------------------------------------------------------------------------
@@ -74,12 +74,12 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
 # --- status --------------------------------------------------------------------------------
 
 
-def status(ctx: TableContext) -> None:
+def status(ctx: TableContext) -> list[StatusLine]:
     state: EkidenState = ctx.state
     outcome = ctx.snapshot.outcome
     if outcome is not None:
-        banner(tr("ekiden.ui.over", winner=team_label(state, outcome.winners[0])), done=True)
-        return
+        winner = team_label(state, outcome.winners[0])
+        return [StatusLine(tr("ekiden.ui.over", winner=winner), True)]
     terrain = state.setup.course[state.leg - 1]
     where = tr(
         "ekiden.ui.leg_status",
@@ -87,8 +87,7 @@ def status(ctx: TableContext) -> None:
         terrain=tr(f"ekiden.terrain.{terrain.slope}", n=terrain.n),
     )
     if state.phase == "situation":
-        banner(f"{where} · {tr('ekiden.ui.reveal_now')}")
-        return
+        return [StatusLine(f"{where} · {tr('ekiden.ui.reveal_now')}")]
     team = engine.next_runner(state)
     order = " → ".join(
         team_label(state, t_)
@@ -96,10 +95,8 @@ def status(ctx: TableContext) -> None:
         if t_ not in {e.team for e in state.entries}
     )
     marks = "".join(MARK_SIGNS[m] for m in state.marks or ())
-    banner(
-        f"{where} · {marks} · {tr('ekiden.ui.to_play', team=team_label(state, team or 0))}"
-        f" ({order})"
-    )
+    playing = tr("ekiden.ui.to_play", team=team_label(state, team or 0))
+    return [StatusLine(f"{where} · {marks} · {playing} ({order})")]
 
 
 # --- record controls -----------------------------------------------------------------------
@@ -374,11 +371,16 @@ def _roster_as_edited(team: int, rows: list[dict[str, Any]], key: str) -> dict[s
     return {"type": "roster", "team": team, "runners": runners}
 
 
-def standings(ctx: TableContext) -> None:
+def standings(ctx: TableContext) -> Standings:
     """Who leads, drawn by the frame (``ekiden_board.standings``)."""
-    ekiden_board.standings(ctx)
+    return ekiden_board.standings(ctx)
 
 
 def board(ctx: TableContext) -> None:
     """The road and the leg results (``ekiden_board``)."""
     ekiden_board.board(ctx)
+
+
+def board_top(ctx: TableContext) -> str:
+    """The road (``ekiden_board.road_html``)."""
+    return ekiden_board.road_html(ctx.state)

@@ -28,6 +28,7 @@ from aids.games.base import Role
 from aids.tables import NO_KEY, Snapshot
 from aids.ui.charts import render_chart
 from aids.ui.common import (
+    banner,
     client,
     heading,
     lang,
@@ -45,6 +46,7 @@ from aids.ui.context import GamePage, TableContext, page_for
 from aids.ui.insights import chances, chances_ready, replay
 from aids.ui.results import results
 from aids.ui.sharing import players_qr, share, show_new_link
+from aids.ui.standings import standings_table
 from aids.ui.table_log import log, rulings
 
 # A viewer's tick asks the table service for the log's length: SQLite reads it from the file;
@@ -108,7 +110,7 @@ def _referee(ctx: TableContext, page: GamePage) -> None:
     the standings, the board and the chart; then the chances, the log, the rulings and
     the sharing tools."""
     with st.container(key="status"):
-        page.status(ctx)
+        _status(ctx, page)
     controls, board = st.columns([1, 1], gap="medium")  # stacked on a phone
     with controls, st.container(key="controls"):
         results(ctx)  # a finished game: where the next action was, with the print buttons
@@ -127,7 +129,7 @@ def _seat_page(ctx: TableContext, page: GamePage) -> None:
     """A player's own link, mostly read on a phone: who leads with the seat's own row
     marked, what the seat has to do (its secret choices), its chances, then the board."""
     with st.container(key="status"):
-        page.status(ctx)
+        _status(ctx, page)
     results(ctx)
     _standings(ctx, page)
     with st.container(key="controls"):
@@ -144,7 +146,7 @@ def _viewer(ctx: TableContext, page: GamePage) -> None:
     board, the chart, the log and the rulings. Every element keeps its place and key from
     one drawing to the next, so a section the reader opened stays open."""
     with st.container(key="status"):
-        page.status(ctx)
+        _status(ctx, page)
     results(ctx)
     _standings(ctx, page)
     chances(ctx)
@@ -159,7 +161,15 @@ def _standings(ctx: TableContext, page: GamePage) -> None:
     if ctx.snapshot.outcome is not None:
         return
     with st.container(key="standings"):
-        page.standings(ctx)
+        drawn = page.standings(ctx)
+        standings_table(drawn.head, drawn.rows, mine=ctx.role.seat, title=drawn.title)
+        if drawn.note:
+            st.caption(md_text(drawn.note))
+
+
+def _status(ctx: TableContext, page: GamePage) -> None:
+    for line in page.status(ctx):
+        banner(line.text, done=line.done)
 
 
 Drawn = tuple[str, int, bool | None]  # the game, the log's position, whether chances are ready

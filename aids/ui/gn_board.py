@@ -31,8 +31,7 @@ table.gn td.n { text-align: right; }
 
 def board(ctx: TableContext) -> None:
     state: GnState = ctx.state
-    track = state.setup.track
-    st.html(course_html(state, ctx.lang, tr("gn.ui.strip_label", track=track.name(ctx.lang))))
+    st.html(course_of(ctx))
     if state.phase == "race":
         _order(state)
     _field(ctx)
@@ -40,6 +39,13 @@ def board(ctx: TableContext) -> None:
         _grids(ctx)
     _odds(ctx)
     _money(ctx)
+
+
+def course_of(ctx: TableContext) -> str:
+    """The course as HTML with its styles (the page, the live view, the wall)."""
+    state: GnState = ctx.state
+    label = tr("gn.ui.strip_label", track=state.setup.track.name(ctx.lang))
+    return course_html(state, ctx.lang, label)
 
 
 def _disc(state: GnState, horse: int) -> tuple[str, str]:

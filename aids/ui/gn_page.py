@@ -31,11 +31,11 @@ from aids.games.grand_national.model import (
 )
 from aids.games.grand_national.track import Track, sample_track
 from aids.ui import gn_board, gn_market, gn_race
-from aids.ui.common import banner, html_text, md_text, md_tr, tr
-from aids.ui.context import TableContext
+from aids.ui.common import html_text, md_text, md_tr, tr
+from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.gn_market import checked
 from aids.ui.layout import names_with_colours
-from aids.ui.standings import NUM, Row, standings_table
+from aids.ui.standings import NUM, Row
 
 TRACK_KEY = "gn_track"  # the uploaded track (its dict form), kept between reruns
 
@@ -158,32 +158,32 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
 # --- status ----------------------------------------------------------------------------------
 
 
-def status(ctx: TableContext) -> None:
+def status(ctx: TableContext) -> list[StatusLine]:
     state: GnState = ctx.state
     outcome = ctx.snapshot.outcome
     if outcome is not None:  # tied stables share the first place
         winner = " · ".join(stable_label(state, s) for s in outcome.winners)
         cash = money(outcome.scores[outcome.winners[0]])
-        banner(tr("gn.ui.over", winner=winner, cash=cash), done=True)
-        return
+        return [StatusLine(tr("gn.ui.over", winner=winner, cash=cash), True)]
     if state.phase == "blind_bets":
         done = " · ".join(
             f"{stable_label(state, s)} {'✓' if b is not None else '…'}"
             for s, b in enumerate(state.blind)
         )
-        banner(f"{tr('gn.ui.phase_blind')} — {done}")
+        text = f"{tr('gn.ui.phase_blind')} — {done}"
     elif state.phase == "going":
-        banner(tr("gn.ui.phase_going"))
+        text = tr("gn.ui.phase_going")
     elif state.phase == "lanes":
-        banner(tr("gn.ui.phase_lanes", lane=len(state.lanes) + 1))
+        text = tr("gn.ui.phase_lanes", lane=len(state.lanes) + 1)
     elif state.phase == "market":
-        banner(tr("gn.ui.phase_market", going=tr(f"gn.going.{state.going}"), top=state.top()))
+        text = tr("gn.ui.phase_market", going=tr(f"gn.going.{state.going}"), top=state.top())
     elif engine.needs_spin(state):
-        banner(tr("gn.ui.phase_spin", round=state.round, cap=tr(f"gn.caps.{_cap(state)}")))
+        text = tr("gn.ui.phase_spin", round=state.round, cap=tr(f"gn.caps.{_cap(state)}"))
     else:
         horse = engine.next_horse(state)
         who = horse_label(state, horse) if horse is not None else "—"
-        banner(tr("gn.ui.phase_race", round=state.round, horse=who))
+        text = tr("gn.ui.phase_race", round=state.round, horse=who)
+    return [StatusLine(text)]
 
 
 def _cap(state: GnState) -> str:
@@ -247,7 +247,7 @@ def leaders(state: GnState) -> list[Standing]:
     return out
 
 
-def standings(ctx: TableContext) -> None:
+def standings(ctx: TableContext) -> Standings:
     """Who leads (``leaders``): each stable's colour and name, its cash, and once the race
     is on its best horse with its place and lengths; the reader's own stable marked."""
     state: GnState = ctx.state
@@ -266,7 +266,7 @@ def standings(ctx: TableContext) -> None:
                 cells += [f"{gn_board.disc_html(state, line.horse)} {html_text(name)}",
                           html_text(_position(state, line))]  # fmt: skip
         rows.append(Row(line.place, line.seat, tuple(cells)))
-    standings_table(head, rows, mine=ctx.role.seat)
+    return Standings(tuple(head), tuple(rows))
 
 
 def _position(state: GnState, line: Standing) -> str:
@@ -446,6 +446,11 @@ def _blind_referee(ctx: TableContext) -> None:
 def board(ctx: TableContext) -> None:
     """The race, the stamina grids, the odds board and the money (``gn_board``)."""
     gn_board.board(ctx)
+
+
+def board_top(ctx: TableContext) -> str:
+    """The course (``gn_board.course_of``)."""
+    return gn_board.course_of(ctx)
 
 
 __all__ = [

@@ -12,10 +12,10 @@ from aids.games.rally import engine
 from aids.games.rally.data import load
 from aids.games.rally.describe import car_label, cards_text
 from aids.games.rally.model import RallyState
-from aids.ui.common import html_text, ink_on, md_tr, tr
-from aids.ui.context import TableContext
+from aids.ui.common import html_text, ink_on, tr
+from aids.ui.context import Standings, TableContext
 from aids.ui.rally_map import MAP_CSS, map_html
-from aids.ui.standings import NUM, Row, standings_table
+from aids.ui.standings import NUM, Row
 
 # a car's disc as on the map: its colour, its seat number (inline: the standings are the frame's)
 DISC = (
@@ -27,10 +27,15 @@ DISC = (
 def board(ctx: TableContext, stop: str | None = None) -> None:
     """The map (with ``stop``, the town a movement being entered will stop at) and the
     turns so far (the standings are the frame's: ``standings``)."""
+    st.html(map_of(ctx, stop))
+    _turns(ctx)
+
+
+def map_of(ctx: TableContext, stop: str | None = None) -> str:
+    """The map as HTML with its styles (the page, the live view, the wall)."""
     state: RallyState = ctx.state
     label = tr("rally.ui.map_label", map=state.setup.board.name(ctx.lang))
-    st.html(MAP_CSS + map_html(state, ctx.lang, label, stop))
-    _turns(ctx)
+    return MAP_CSS + map_html(state, ctx.lang, label, stop)
 
 
 # --- standings ---------------------------------------------------------------------------------
@@ -45,7 +50,7 @@ def status_words(state: RallyState, seat: int, lang: str) -> str:
     return " · ".join(words)
 
 
-def standings(ctx: TableContext) -> None:
+def standings(ctx: TableContext) -> Standings:
     """Who leads (the frame's standings box): the cars by their placing now (arrived cars
     by arrival, then the rest nearest the goal first; ``engine.placings``, ties sharing a
     place), each with its disc as on the map, its town, its km to the goal, its hand and its
@@ -82,13 +87,14 @@ def standings(ctx: TableContext) -> None:
                 cells += [html_text(state.setup.teams[team]), f"{NUM}{points[seat]}"]
             rows.append(Row(place, seat, tuple(cells)))
         place += len(group)
-    standings_table(head, rows, mine=ctx.role.seat, title=tr("rally.ui.standings"))
+    note = ""
     if teams:
         totals = engine.team_totals(state)
         words = " · ".join(
             f"{name} {total}" for name, total in zip(state.setup.teams, totals, strict=True)
         )
-        st.caption(md_tr("rally.ui.team_points", totals=words))
+        note = tr("rally.ui.team_points", totals=words)
+    return Standings(tuple(head), tuple(rows), tr("rally.ui.standings"), note)
 
 
 def _turns(ctx: TableContext) -> None:

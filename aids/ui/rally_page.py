@@ -29,8 +29,8 @@ from aids.games.rally.model import (
     RallyState,
 )
 from aids.ui import rally_board, rally_presets, rally_travel
-from aids.ui.common import banner, md_text, md_tr, tr
-from aids.ui.context import TableContext
+from aids.ui.common import md_text, md_tr, tr
+from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.layout import names_with_colours
 
 MAP_KEY = "rally_map"  # the uploaded map (its dict form), kept between reruns
@@ -230,7 +230,7 @@ def _setup_dict(
 # --- status --------------------------------------------------------------------------------
 
 
-def status(ctx: TableContext) -> None:
+def status(ctx: TableContext) -> list[StatusLine]:
     state: RallyState = ctx.state
     outcome = ctx.snapshot.outcome
     course = tr(
@@ -244,20 +244,23 @@ def status(ctx: TableContext) -> None:
             winner = " · ".join(state.setup.teams[team] for team in teams)
         else:
             winner = " · ".join(car_label(state, seat) for seat in outcome.winners)
-        banner(f"{tr('rally.ui.over', winner=winner)} · {tr(f'rally.outcome.{outcome.reason}')}",
-               done=True)  # fmt: skip
-        return
+        why = tr(f"rally.outcome.{outcome.reason}")
+        return [StatusLine(f"{tr('rally.ui.over', winner=winner)} · {why}", True)]
+    lines = []
     first = news.winner(state)
     if first is not None:
         goal = state.setup.board.town_name(state.setup.goal, ctx.lang)
-        banner(tr("rally.ui.first_home", car=car_label(state, first), goal=goal), done=True)
+        home = tr("rally.ui.first_home", car=car_label(state, first), goal=goal)
+        lines.append(StatusLine(home, True))
     car = car_label(state, state.turn)
     if state.phase == "draw":
         doing = tr("rally.ui.to_draw", car=car, n=state.machine(state.turn).draw)
     else:
         doing = tr("rally.ui.to_act", car=car, n=state.actions_left)
     km, _ = engine.to_goal(state, state.towns[state.turn])
-    banner(f"{tr('rally.ui.round', n=state.round)} · {doing} · {course} ({km} km)")
+    where = f"{tr('rally.ui.round', n=state.round)} · {doing} · {course} ({km} km)"
+    lines.append(StatusLine(where))
+    return lines
 
 
 # --- record controls -----------------------------------------------------------------------
@@ -412,12 +415,17 @@ def _end_turn(ctx: TableContext, seat: int) -> None:
     )
 
 
-def standings(ctx: TableContext) -> None:
+def standings(ctx: TableContext) -> Standings:
     """Who leads, drawn by the frame (``rally_board.standings``)."""
-    rally_board.standings(ctx)
+    return rally_board.standings(ctx)
 
 
 def board(ctx: TableContext) -> None:
     """The map and the turns so far (``rally_board``); on the page of whoever
     enters the turn, the map marks the stop of the movement being tapped."""
     rally_board.board(ctx, stop=rally_travel.pending_stop(ctx))
+
+
+def board_top(ctx: TableContext) -> str:
+    """The map (``rally_board.map_of``)."""
+    return rally_board.map_of(ctx)

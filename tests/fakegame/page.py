@@ -8,8 +8,8 @@ import streamlit as st
 
 from aids.core.i18n import Lang, t
 from aids.ui.common import html_text, tr
-from aids.ui.context import TableContext
-from aids.ui.standings import NUM, Row, standings_table
+from aids.ui.context import Standings, StatusLine, TableContext
+from aids.ui.standings import NUM, Row
 from tests.fakegame.game import DIE, SEALED, SPEEDS, Commit, Roll, SprintState
 
 
@@ -18,16 +18,15 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
     return {"names": [n for n in names if n.strip()]}
 
 
-def status(ctx: TableContext) -> None:
+def status(ctx: TableContext) -> list[StatusLine]:
     state: SprintState = ctx.state
     if ctx.snapshot.outcome is not None:
         names = ", ".join(state.setup.names[s] for s in ctx.snapshot.outcome.winners)
-        st.success(tr("sprint.over", winners=names))
-    elif state.phase == "roll":
-        st.info(tr("sprint.roll_now", round=state.round))
-    else:
-        waiting = [state.setup.names[i] for i, p in enumerate(state.pending) if p is None]
-        st.info(tr("sprint.waiting", round=state.round, names=", ".join(waiting)))
+        return [StatusLine(tr("sprint.over", winners=names), True)]
+    if state.phase == "roll":
+        return [StatusLine(tr("sprint.roll_now", round=state.round))]
+    waiting = [state.setup.names[i] for i, p in enumerate(state.pending) if p is None]
+    return [StatusLine(tr("sprint.waiting", round=state.round, names=", ".join(waiting)))]
 
 
 def controls(ctx: TableContext) -> None:
@@ -52,22 +51,26 @@ def controls(ctx: TableContext) -> None:
         )
 
 
-def standings(ctx: TableContext) -> None:
+def standings(ctx: TableContext) -> Standings:
     """Who leads: the runners by position, equal positions sharing a place."""
     state: SprintState = ctx.state
     order = sorted(range(len(state.setup.names)), key=lambda i: (-state.positions[i], i))
-    rows = [
+    rows = tuple(
         Row(
             1 + sum(1 for p in state.positions if p > state.positions[i]),
             i,
             (html_text(state.setup.names[i]), f"{NUM}{state.positions[i]}"),
         )
         for i in order
-    ]
-    standings_table([tr("sprint.runner"), tr("sprint.position")], rows, mine=ctx.role.seat)
+    )
+    return Standings((tr("sprint.runner"), tr("sprint.position")), rows)
 
 
 def board(ctx: TableContext) -> None:
+    st.html(board_top(ctx))
+
+
+def board_top(ctx: TableContext) -> str:
     state: SprintState = ctx.state
     rows = []
     for i, name in enumerate(state.setup.names):
@@ -76,4 +79,4 @@ def board(ctx: TableContext) -> None:
         rows.append(
             f"<tr><td>{html_text(name)}</td><td>{state.positions[i]}</td><td>{mark}</td></tr>"
         )
-    st.html(f'<table class="sprint">{"".join(rows)}</table>')
+    return f'<table class="sprint">{"".join(rows)}</table>'
