@@ -1,7 +1,11 @@
-"""The tracker's entry: page setup and navigation, nothing else (pages live in aids/ui)."""
+"""The tracker's entry: page setup and navigation (pages live in aids/ui), and the server's own
+routes beside them: the live view every phone follows (aids/live)."""
+
+from pathlib import Path
 
 import streamlit as st
 
+from aids import live
 from aids.ui import home, print_page
 
 
@@ -17,7 +21,10 @@ def main() -> None:
     page.run()
 
 
-# Streamlit runs this file as ``__main__``; the live-chances worker process (spawned) imports
-# it as ``__mp_main__`` and must not draw a page.
+# Streamlit runs this file as ``__main__`` for each page; ``streamlit run`` first imports it as
+# ``streamlit_app`` and serves ``app`` (Streamlit's pages and our routes on one server); the
+# live-chances worker process (spawned) imports it as ``__mp_main__`` and does neither.
 if __name__ == "__main__":
     main()
+elif __name__ == "streamlit_app":
+    app = st.App(Path(__file__).resolve(), routes=live.routes())

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from aids.games.base import REFEREE, AnyGame
+from aids.games.base import REFEREE, AnyGame, Role
 from aids.registry import engines
 from aids.store import open_store
 from aids.tables import TableService
@@ -40,13 +40,15 @@ class Referee:
         self.state = self.game.initial_state(setup)
         self.seq = 0
         self.undone = False
+        self.seat_keys: dict[Role, str] = {}
 
     def write(self) -> int:
         """One write; returns the sequence number it made."""
         if not self.game.is_over(self.state):
             action = _next_action(self.game, self.state, self.rng)
-            self.service.record(self.public_id, self.key, self.seq, action)
-            self.state = self.game.apply(self.state, action, REFEREE)
+            key, actor = self.key_for(action)
+            self.service.record(self.public_id, key, self.seq, action)
+            self.state = self.game.apply(self.state, action, actor)
         elif self.undone:
             self.service.redo(self.public_id, self.key, self.seq)
             self.undone = False
@@ -55,6 +57,16 @@ class Referee:
             self.undone = True
         self.seq += 1
         return self.seq
+
+    def key_for(self, action: Any) -> tuple[str, Role]:
+        """The key that may record ``action`` and whose it is: a seat's own (issued on first
+        use) for a secret choice such as a blind bet, else the referee's."""
+        actor = self.game.actor_of(action)
+        if actor.kind != "seat" or self.game.may_act(self.state, action, REFEREE):
+            return self.key, REFEREE
+        if actor not in self.seat_keys:
+            self.seat_keys[actor] = self.service.rotate_key(self.public_id, self.key, actor)
+        return self.seat_keys[actor], actor
 
     def close(self) -> None:
         self.service.store.close()

@@ -297,5 +297,11 @@ class Game(ABC, Generic[SetupT, StateT, ActionT]):
     def describe(self, state: StateT, action: ActionT, lang: str) -> str:
         """One log line for ``action`` in ``lang``, with the table's own names."""
 
+    def aftermath(self, before: StateT, after: StateT, lang: str) -> tuple[str, ...]:
+        """What an action changed beyond itself, in ``lang``, one short clause each (a horse
+        fell, a leg ended, a car arrived): the live view says it after the action's own
+        words. Both states are as the reader may see them. None by default."""
+        return ()
+
 
 AnyGame = Game[Any, Any, Any]

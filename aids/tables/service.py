@@ -11,7 +11,7 @@ the log keeps the audit trail.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -79,6 +79,14 @@ class TableService:
         self._cache: dict[str, tuple[TableRow, Fold]] = {}
         # by table id: every key (live and revoked) and when it was read; writes re-check
         self._known_keys: dict[int, tuple[list[KeyRow], float]] = {}
+        self._listeners: list[Callable[[str, int], None]] = []
+
+    def on_write(self, listener: Callable[[str, int], None]) -> None:
+        """Call ``listener(public_id, seq)`` after each write through this service commits
+        (the live view wakes at once instead of at its next look). A listener must be quick
+        and must not raise."""
+        with self._lock:
+            self._listeners.append(listener)
 
     def game(self, kind: str) -> AnyGame:
         try:
@@ -282,6 +290,9 @@ class TableService:
             cached = self._cache.get(public_id)
             if cached is None or cached[1].seq <= expected_seq:
                 self._cache[public_id] = (row, trial)
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(public_id, event.seq)
         return snapshot_of(row, trial, role, lazy=True)
 
     def _fold(

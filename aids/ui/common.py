@@ -9,10 +9,11 @@ from __future__ import annotations
 import html
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import streamlit as st
 
@@ -30,17 +31,32 @@ LANG_LABELS = {"ja": "日本語", "en": "English"}
 FLASH = "_flash"
 
 
+_SHARED: dict[tuple[object, ...], Any] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared(key: tuple[object, ...], make: Callable[[], R]) -> R:
+    """One ``make()`` per ``key`` in this process, shared by every session of the server and
+    by the live view's threads (which run outside any page: Streamlit's ``cache_resource``
+    wants a page's run there)."""
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = make()
+        return cast(R, _SHARED[key])
+
+
 def service() -> TableService:
     """One thread-safe service per store (file or database), shared by every session of the
     server."""
     return _service_for(store_locator(), os.environ.get("AIDS_GAME_PLUGINS", ""))
 
 
-@st.cache_resource
 def _service_for(where: str, plugins: str) -> TableService:
     # Keyed by store and plugins so a changed AIDS_DB or AIDS_DATABASE_URL (tests, a second
     # data folder) or game list gets its own service.
-    return TableService(open_store(where), registry.engines())
+    return shared(
+        ("tables", where, plugins), lambda: TableService(open_store(where), registry.engines())
+    )
 
 
 def meets() -> MeetService:
@@ -48,9 +64,8 @@ def meets() -> MeetService:
     return _meets_for(store_locator(), os.environ.get("AIDS_GAME_PLUGINS", ""))
 
 
-@st.cache_resource
 def _meets_for(where: str, plugins: str) -> MeetService:
-    return MeetService(_service_for(where, plugins))
+    return shared(("meets", where, plugins), lambda: MeetService(_service_for(where, plugins)))
 
 
 _SPEAKING: ContextVar[Lang | None] = ContextVar("aids_speaking", default=None)

@@ -20,7 +20,7 @@ from aids.games.chances import Estimate
 from aids.store import store_locator
 from aids.tables import TableService
 from aids.tables.chances import BUDGET_SECONDS, PLAYOUTS, Chances, ChanceService
-from aids.ui.common import html_text, md_tr, service, tr
+from aids.ui.common import html_text, md_tr, service, shared, tr
 from aids.ui.context import TableContext
 
 
@@ -37,12 +37,14 @@ def chance_service() -> ChanceService:
     )
 
 
-@st.cache_resource
 def _chances_for(
     where: str, plugins: str, playouts: str, seconds: str, _tables: TableService
 ) -> ChanceService:
-    # Keyed like the table service (its store and plugins); ``_tables`` is not hashed.
-    return ChanceService(_tables, playouts=int(playouts), budget=float(seconds))
+    # Keyed like the table service (its store and plugins); ``_tables`` is not part of the key.
+    return shared(
+        ("chances", where, plugins, playouts, seconds),
+        lambda: ChanceService(_tables, playouts=int(playouts), budget=float(seconds)),
+    )
 
 
 def replay(ctx: TableContext) -> TableContext:

@@ -54,6 +54,29 @@ def describe(state: DerbyState, action: Action, lang: str) -> str:
     return text
 
 
+def aftermath(before: DerbyState, after: DerbyState, lang: str) -> tuple[str, ...]:
+    """What a step caused: horses that fell (at which fence), the race moving on to the next
+    fence, the race ending.
+
+    >>> from aids.games.derby.game import GAME
+    >>> from dataclasses import replace
+    >>> start = GAME.initial_state(GAME.default_setup(["Aki", "Ben"], "en"))
+    >>> fell = replace(start, fallen=(None, 2, *start.fallen[2:]), fence=3)
+    >>> aftermath(start, fell, "en")
+    ('🔵 Blue fell at fence 2', 'on to fence 3')
+    """
+    said = [
+        t("derby.ui.fell", lang, horse=horse_label(after, row), fence=fence)
+        for row, fence in enumerate(after.fallen)
+        if fence is not None and before.fallen[row] is None
+    ]
+    if after.ended is not None and before.ended is None:
+        said.append(t("derby.ui.race_ends", lang))
+    elif after.fence != before.fence and after.fence <= len(after.columns):
+        said.append(t("derby.ui.next_fence", lang, fence=after.fence))
+    return tuple(said)
+
+
 # --- the table page's words: what the bet box says, why no card, what the board's marks mean
 
 

@@ -11,7 +11,7 @@ from aids.games.base import CHANCE, REFEREE, Game, GameInfo, Outcome, Role, rank
 from aids.games.derby import engine, paper
 from aids.games.derby.chances import DerbyChances
 from aids.games.derby.data import load
-from aids.games.derby.describe import describe
+from aids.games.derby.describe import aftermath, describe
 from aids.games.derby.model import (
     RULES_VERSIONS,
     Action,
@@ -116,6 +116,9 @@ class Derby(Game[DerbySetup, DerbyState, Action]):
 
     def describe(self, state: DerbyState, action: Action, lang: str) -> str:
         return describe(state, action, lang)
+
+    def aftermath(self, before: DerbyState, after: DerbyState, lang: str) -> tuple[str, ...]:
+        return aftermath(before, after, lang)
 
 
 GAME = Derby()

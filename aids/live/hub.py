@@ -1,0 +1,255 @@
+"""The live view's hub: follows the tables phones are watching and hands every phone the newest
+drawing of its table, made once per table, position, figures and language.
+
+One asyncio task (``Hub.run``) looks every ``TICK`` seconds at the tables that have watchers:
+their log position as this process knows it (``TableService.seq``: SQLite reads the file;
+PostgreSQL answers from its LISTEN/NOTIFY notices, so a write on another tracker process shows
+here too) and whether the newest chances are in. A write through this process's own service
+wakes it at once (``TableService.on_write``). When something changed it draws the table once
+per language being watched, in a worker thread (the event loop keeps serving), and wakes the
+phones: each is sent the ready-made bytes, the sections that changed if it holds the previous
+drawing, else the whole first screen. A phone that was away is sent the newest position, never
+the steps in between. So the cost of a write is one drawing per language plus sending bytes,
+however many phones watch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+
+from aids.core.errors import AidsError
+from aids.core.i18n import Lang
+from aids.live.render import Rendering, render
+from aids.tables import TableService
+from aids.tables.chances import ChanceService
+
+log = logging.getLogger(__name__)
+
+TICK = 0.1  # seconds between looks at the watched tables (a write here wakes it at once)
+PING = 15.0  # seconds of quiet before a ping keeps the stream (and any proxy) open
+SAME = b"event: same\ndata: \n\n"  # the phone holds the newest drawing already
+PING_EVENT = b"event: ping\ndata: \n\n"  # still here (the phone's script times its silence)
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """A drawing as sent: the whole first screen, and the changes from the one before."""
+
+    rendering: Rendering
+    full: bytes
+    diff: bytes
+    before: str  # the tag of the drawing ``diff`` starts from ("" for none)
+    at: float  # when it was drawn (time.time())
+
+    def bytes_for(self, held: str | None) -> bytes:
+        """What a phone holding the drawing tagged ``held`` is sent ("" if it has this one)."""
+        if held == self.rendering.tag:
+            return b""
+        return self.diff if held and held == self.before else self.full
+
+
+@dataclass
+class Watched:
+    """One table being watched: its newest drawing per language and who waits for the next."""
+
+    public_id: str
+    watchers: dict[Lang, int] = field(default_factory=dict)
+    published: dict[Lang, Published] = field(default_factory=dict)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    seq: int = -1
+    figures: int = -2
+    error: str = ""  # why the newest look failed (the store away): phones are told so
+
+
+class Hub:
+    """Every table's live drawings in this process. ``tables`` and ``chances`` give the
+    services (called in worker threads; the Streamlit server's shared ones)."""
+
+    def __init__(
+        self,
+        tables: Callable[[], TableService],
+        chances: Callable[[], ChanceService | None],
+        *,
+        tick: float = TICK,
+    ) -> None:
+        self._tables, self._chances, self.tick = tables, chances, tick
+        self._watched: dict[str, Watched] = {}
+        self._wake = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._hooked: set[int] = set()
+        self._kinds: dict[str, str] = {}
+        self.draws = 0  # drawings made (the benchmark reports the cost of one)
+        self._lock = threading.Lock()
+
+    # --- the phones' side ---------------------------------------------------------------
+
+    async def follow(self, public_id: str, lang: Lang, held: str | None) -> AsyncIterator[bytes]:
+        """The stream of one phone: the newest drawing it lacks now, then each change, and a
+        comment line after ``PING`` quiet seconds. Ends when the phone goes (cancelled)."""
+        self._start()
+        watched = self._watch(public_id, lang)
+        try:
+            first = await self.newest(public_id, lang)
+            chunk = first.bytes_for(held)
+            held = first.rendering.tag
+            yield chunk or SAME
+            while True:
+                event = watched.changed
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), PING)
+                published = watched.published.get(lang)
+                if not event.is_set() or published is None:
+                    yield PING_EVENT
+                    continue
+                chunk = published.bytes_for(held)
+                held = published.rendering.tag
+                if chunk:
+                    yield chunk
+        finally:
+            self._unwatch(watched, lang)
+
+    async def newest(self, public_id: str, lang: Lang) -> Published:
+        """The newest drawing of the table in ``lang`` (drawn now if there is none yet).
+
+        Raises:
+            NotFound: no such table (``table/not_found``); StoreError: the store is away.
+        """
+        watched = self._watched.get(public_id)
+        if watched is not None and lang in watched.published:
+            return watched.published[lang]
+        return await asyncio.to_thread(self._draw_one, public_id, lang)
+
+    def _watch(self, public_id: str, lang: Lang) -> Watched:
+        watched = self._watched.get(public_id)
+        if watched is None:
+            watched = self._watched[public_id] = Watched(public_id)
+        watched.watchers[lang] = watched.watchers.get(lang, 0) + 1
+        return watched
+
+    def _unwatch(self, watched: Watched, lang: Lang) -> None:
+        left = watched.watchers.get(lang, 1) - 1
+        if left > 0:
+            watched.watchers[lang] = left
+            return
+        watched.watchers.pop(lang, None)
+        watched.published.pop(lang, None)
+        if not watched.watchers:
+            self._watched.pop(watched.public_id, None)
+
+    @property
+    def phones(self) -> int:
+        """Phones connected now (every table, every language)."""
+        return sum(sum(w.watchers.values()) for w in self._watched.values())
+
+    # --- the loop -----------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self._task is None or self._task.done():
+            self._loop = asyncio.get_running_loop()
+            self._wake = asyncio.Event()
+            self._task = self._loop.create_task(self.run(), name="aids-live-hub")
+
+    def wake(self, public_id: str = "", seq: int = 0) -> None:
+        """A write in this process (any thread): look at once, not at the next tick."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake.set)
+
+    async def run(self) -> None:
+        """Look at the watched tables every tick (or when woken) and publish what changed."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.tick)
+            self._wake.clear()
+            if not self._watched:
+                continue
+            wanted = {pid: (dict(w.watchers), w.seq, w.figures) for pid, w in self._watched.items()}
+            try:
+                fresh = await asyncio.to_thread(self._look, wanted)
+            except Exception:  # a bug must not end every phone's stream: said once a tick
+                log.exception("the live view's look at the tables failed")
+                continue
+            for pid, drawn in fresh.items():
+                watched = self._watched.get(pid)
+                if watched is None:
+                    continue
+                if isinstance(drawn, str):
+                    watched.error = drawn
+                    continue
+                watched.error = ""
+                for lang, published in drawn.items():
+                    if lang in watched.watchers:
+                        watched.published[lang] = published
+                        rendering = published.rendering
+                        watched.seq, watched.figures = rendering.seq, rendering.figures
+                event, watched.changed = watched.changed, asyncio.Event()
+                event.set()
+
+    # --- in a worker thread -------------------------------------------------------------
+
+    def _look(
+        self, wanted: dict[str, tuple[dict[Lang, int], int, int]]
+    ) -> dict[str, dict[Lang, Published] | str]:
+        """For each watched table whose position or figures moved on: its new drawings."""
+        tables = self._tables()
+        self._hook(tables)
+        out: dict[str, dict[Lang, Published] | str] = {}
+        for pid, (langs, seq, figures) in wanted.items():
+            try:
+                now = tables.seq(pid)
+                if now == seq and not self._figures_moved(pid, now, figures):
+                    continue
+                out[pid] = {lang: self._publish(pid, lang) for lang in langs}
+            except AidsError as exc:
+                out[pid] = exc.code
+        return out
+
+    def _figures_moved(self, public_id: str, seq: int, shown: int) -> bool:
+        chances = self._chances()
+        if chances is None or shown == seq:
+            return False
+        kind = self._kinds.get(public_id)
+        return kind is not None and chances.supported(kind) and chances.ready(public_id, seq)
+
+    def _draw_one(self, public_id: str, lang: Lang) -> Published:
+        self._hook(self._tables())
+        published = self._publish(public_id, lang)
+        watched = self._watched.get(public_id)
+        if watched is not None and lang in watched.watchers and lang not in watched.published:
+            watched.published[lang] = published  # racy but harmless: the loop's look wins
+        return published
+
+    def _publish(self, public_id: str, lang: Lang) -> Published:
+        tables = self._tables()
+        snapshot = tables.snapshot(public_id)  # the viewer's: every read filtered
+        game = tables.game(snapshot.info.kind)
+        self._kinds[public_id] = snapshot.info.kind
+        chances = self._chances()
+        figures = None
+        if chances is not None and chances.supported(snapshot.info.kind):
+            figures = chances.latest(public_id)
+        rendering = render(snapshot, game, lang, figures)
+        with self._lock:
+            self.draws += 1
+        watched = self._watched.get(public_id)
+        before = watched.published.get(lang) if watched is not None else None
+        previous = before.rendering if before is not None else None
+        return Published(
+            rendering,
+            rendering.message(None),
+            rendering.message(previous),
+            previous.tag if previous is not None else "",
+            time.time(),
+        )
+
+    def _hook(self, tables: TableService) -> None:
+        if id(tables) not in self._hooked:
+            self._hooked.add(id(tables))
+            tables.on_write(self.wake)

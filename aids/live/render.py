@@ -1,0 +1,247 @@
+"""One drawing of a table for the live view: its sections as HTML, for one position, one set of
+figures and one language.
+
+A rendering is made from the viewer's snapshot only (``TableService.snapshot`` without a key:
+every read filtered by the game's ``view``), so a sealed choice cannot reach a phone: the hub
+asks for nothing else, and ``render`` refuses any other role. Every phone watching the table in
+that language is sent the same bytes (``Rendering.message``): the first screen's sections in
+full, or after one step only the sections that changed.
+
+The sections, in the page's order: ``head`` (title, game, step), ``last`` (what just happened,
+in words), ``next`` (what comes next: the game's status lines), ``standings``, ``board`` (the
+top of the board: ``GamePage.board_top``), then ``chances`` (compact: the leaders, then all),
+``chart`` (inline SVG) and ``log``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from aids.core.i18n import Lang, t
+from aids.games.base import AnyGame
+from aids.games.chances import Estimate
+from aids.games.series import series_for
+from aids.live.svg import chart_svg
+from aids.tables import LogEntry, Snapshot
+from aids.tables.chances import Chances
+from aids.ui.common import html_text, speaking, tr
+from aids.ui.context import TableContext, page_for
+from aids.ui.standings import standings_html
+from aids.ui.table_log import describe_entry
+
+SECTIONS = ("head", "last", "next", "standings", "board", "chances", "chart", "log", "style")
+_STYLE = re.compile(r"<style>.*?</style>", re.S)
+LOG_LINES = 12  # the live view's log: the newest lines (the full page has them all)
+LEADERS = 3  # chances shown before "all"
+
+
+@dataclass(frozen=True, slots=True)
+class Rendering:
+    """A table drawn for the live view: the log position, the figures shown (the position
+    they are for, -1 for none yet) and the language, and each section's HTML.
+
+    ``tag`` names what a phone holds (the SSE event id), so a phone that reconnects says
+    what it has and is sent only what it lacks."""
+
+    public_id: str
+    seq: int
+    figures: int
+    lang: Lang
+    sections: Mapping[str, str]
+    over: bool = False
+
+    @property
+    def tag(self) -> str:
+        return f"{self.seq}.{self.figures}.{self.lang}"
+
+    def changes(self, since: Rendering | None) -> dict[str, str]:
+        """The sections that differ from ``since`` (all of them without one)."""
+        if since is None or since.lang != self.lang:
+            return dict(self.sections)
+        return {k: v for k, v in self.sections.items() if since.sections.get(k) != v}
+
+    def message(self, since: Rendering | None = None) -> bytes:
+        """One Server-Sent Event: the id (``tag``), then the sections to swap in as JSON."""
+        body = {"seq": self.seq, "over": self.over, "s": self.changes(since)}
+        data = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+        return f"id: {self.tag}\ndata: {data}\n\n".encode()
+
+
+def render(
+    snapshot: Snapshot, game: AnyGame, lang: Lang, figures: Chances | None = None
+) -> Rendering:
+    """The live view of ``snapshot`` (the viewer's: any other role is refused) in ``lang``,
+    with the newest ``figures`` the chance service has (None: a game without chances)."""
+    if not snapshot.role.is_viewer:
+        raise ValueError("the live view draws the viewer's snapshot only")
+    ctx = TableContext(snapshot, None, game, lang)
+    page = page_for(snapshot.info.kind)
+    with speaking(lang):
+        standings = page.standings(ctx) if snapshot.outcome is None else None
+        sections = {
+            "head": _head(ctx),
+            "last": _last(ctx),
+            "next": "".join(
+                f'<p class="{"news done" if line.done else "news"}">{html_text(line.text)}</p>'
+                for line in page.status(ctx)
+            ),
+            "standings": ""
+            if standings is None
+            else (
+                f"<h2>{html_text(standings.title or tr('table.standings'))}</h2>"
+                + standings_html(
+                    standings.head,
+                    standings.rows,
+                    mine=None,
+                    you=tr("table.you"),
+                    label=standings.title or tr("table.standings"),
+                )
+                + (f'<p class="note">{html_text(standings.note)}</p>' if standings.note else "")
+            ),
+            "board": page.board_top(ctx),
+            "chances": _chances(ctx, figures),
+            "chart": _chart(ctx),
+            "log": _log(ctx),
+        }
+    # The pieces' style sheets (the board's, the standings') in a section of their own: they
+    # rarely change, so a step's message carries only the markup that did.
+    styles: list[str] = []
+    for name, html in sections.items():
+        styles += _STYLE.findall(html)
+        sections[name] = _STYLE.sub("", html)
+    sections["style"] = "".join(dict.fromkeys(styles))
+    shown = -1 if figures is None or figures.estimate is None else figures.seq
+    return Rendering(
+        snapshot.info.public_id,
+        snapshot.seq,
+        shown,
+        lang,
+        sections,
+        over=snapshot.outcome is not None,
+    )
+
+
+def _head(ctx: TableContext) -> str:
+    info = ctx.snapshot.info
+    game = tr(ctx.game.info.name_key)
+    step = tr("live.step", n=ctx.snapshot.seq)
+    return (
+        f"<h1>{html_text(info.title)}</h1>"
+        f'<p class="game">{html_text(game)} · <span class="step">{html_text(step)}</span></p>'
+    )
+
+
+def last_words(ctx: TableContext) -> str:
+    """What just happened, in words: the newest line of the log as the viewer may see it,
+    and what it caused (``Game.aftermath``); "" before the first action."""
+    log = ctx.snapshot.log
+    if not log:
+        return ""
+    entry = log[-1]
+    words = describe_entry(ctx, entry)
+    if entry.kind == "action" and not entry.undone and entry.action is not None:
+        history = ctx.snapshot.history
+        if len(history) >= 2:
+            caused = ctx.game.aftermath(history[-2], history[-1], ctx.lang)
+            words = "; ".join((words, *caused))
+    return words
+
+
+def _last(ctx: TableContext) -> str:
+    words = last_words(ctx)
+    if not words:
+        return f'<p class="last none">{html_text(tr("live.nothing_yet"))}</p>'
+    step = ctx.snapshot.log[-1].seq
+    return (
+        f'<p class="last"><span class="tag">{html_text(tr("live.just_now", n=step))}</span> '
+        f"{html_text(words)}</p>"
+    )
+
+
+def _chances(ctx: TableContext, figures: Chances | None) -> str:
+    model = ctx.game.chances(())
+    if model is None or figures is None:
+        return ""
+    title = f"<h2>{html_text(tr('chances.title'))}</h2>"
+    est = figures.estimate
+    if est is None:
+        return f'{title}<p class="note">{html_text(tr("chances.computing"))}</p>'
+    updating = html_text(tr("chances.updating"))
+    stale = f' <span class="note">{updating}</span>' if figures.stale else ""
+    groups = []
+    for group in model.groups:
+        rows = [
+            (m, v, e)
+            for m, v, e in zip(est.measures, est.values, est.errors, strict=True)
+            if m.group == group
+        ]
+        if not rows:
+            continue
+        best = sorted(rows, key=lambda r: r[1] if r[0].kind == "rank" else -r[1])
+        caption = html_text(model.title(group, ctx.lang))
+        top = _bars(ctx, best[:LEADERS], rows)
+        rest = ""
+        if len(rows) > LEADERS:
+            every = _bars(ctx, rows, rows)
+            rest = f"<details><summary>{html_text(tr('live.all'))}</summary>{every}</details>"
+        groups.append(f'<div class="odds"><h3>{caption}</h3>{top}{rest}</div>')
+    return title + stale + "".join(groups) + _how(est, over=ctx.snapshot.outcome is not None)
+
+
+def _bars(ctx: TableContext, shown: list[Any], group: list[Any]) -> str:
+    model = ctx.game.chances(())
+    assert model is not None
+    top = max((v for _, v, _ in group), default=0.0) or 1.0
+    out = []
+    for measure, value, _error in shown:
+        name = html_text(model.label(ctx.snapshot.state, measure, ctx.lang))
+        if measure.kind == "probability":
+            width, text = 100 * value, f"{100 * value:.0f} %"
+        elif measure.kind == "rank":
+            width = 100 * (len(group) + 1 - value) / len(group)
+            text = f"{value:.1f}"
+        else:
+            places = 0 if top >= 100 else 1
+            width, text = 100 * value / top, f"{value:,.{places}f}"
+        out.append(
+            f'<tr><th scope="row">{name}</th><td class="bar"><i style="width:{width:.0f}%">'
+            f'</i></td><td class="num">{text}</td></tr>'
+        )
+    return f"<table>{''.join(out)}</table>"
+
+
+def _how(est: Estimate, *, over: bool) -> str:
+    if est.exact:
+        how = tr("chances.decided" if over else "chances.exact")
+    else:
+        how = tr("chances.sampled", n=f"{est.playouts:,}", error=f"{100 * est.worst_error:.1f}")
+    return f'<p class="note">{html_text(how)}</p>'
+
+
+def _chart(ctx: TableContext) -> str:
+    series = series_for(ctx.game, ctx.snapshot.history)
+    if series is None:
+        return ""
+    title = f"<h2>{html_text(t(series.title_key, ctx.lang))}</h2>"
+    if not series.x:
+        return f'{title}<p class="note">{html_text(t("charts.empty", ctx.lang))}</p>'
+    return title + chart_svg(series, ctx.lang)
+
+
+def _log(ctx: TableContext) -> str:
+    log: tuple[LogEntry, ...] = ctx.snapshot.log
+    title = f"<h2>{html_text(tr('page.log_title'))}</h2>"
+    if not log:
+        return f'{title}<p class="note">{html_text(tr("table.log_empty"))}</p>'
+    items = []
+    for entry in reversed(log[-LOG_LINES:]):
+        css = ' class="undone"' if entry.undone else ""
+        items.append(f"<li{css}><b>{entry.seq}</b> {html_text(describe_entry(ctx, entry))}</li>")
+    more = ""
+    if len(log) > LOG_LINES:
+        more = f'<p class="note">{html_text(tr("live.log_more", n=len(log) - LOG_LINES))}</p>'
+    return f'{title}<ol class="log">{"".join(items)}</ol>{more}'

@@ -1,0 +1,166 @@
+"""The live view's routes, served by the tracker's own Streamlit server (``st.App(routes=…)`` in
+``streamlit_app.py``): no second server to start.
+
+- ``GET /live/{table}``: the table's page, drawn on the server from ``templates/live/``; the
+  phone's language first (``?lang=``, else its ``Accept-Language``), a switch to the other.
+  Without JavaScript it reloads itself every ``NO_SCRIPT_SECONDS``.
+- ``GET /live/{table}/events``: Server-Sent Events, each the sections to swap in
+  (``aids.live.hub``); the phone says what it holds (``Last-Event-ID``, or ``?have=`` when
+  its script reopens the stream) and is sent only what it lacks.
+- ``GET /live/static/{file}``: the page's script and styles, shipped with the package (the
+  venue may have no internet: nothing comes from a CDN).
+
+Only the viewer's view is drawn (``aids.live.render``): no key is read here, so a seat's or the
+referee's link opened at ``/live/`` shows what any phone shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from aids.core.errors import AidsError
+from aids.core.i18n import LANGS, Lang, normalise_lang, t
+from aids.live.hub import Hub
+from aids.paths import TEMPLATES
+
+STATIC = Path(__file__).resolve().parent / "static"
+NO_SCRIPT_SECONDS = 15
+RETRY_MS = 2000  # how soon a phone's browser reopens a dropped stream
+_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+
+_templates = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES / "live"),
+    autoescape=jinja2.select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def phone_lang(request: Request) -> Lang:
+    """``?lang=`` if given, else the first of our languages the phone asks for
+    (``Accept-Language``, by its weights), else Japanese."""
+    asked = request.query_params.get("lang")
+    if asked in LANGS:
+        return normalise_lang(asked)
+    wants: list[tuple[float, int, str]] = []
+    for i, part in enumerate(request.headers.get("accept-language", "").split(",")):
+        tag, _, weight = part.strip().partition(";q=")
+        try:
+            q = float(weight) if weight else 1.0
+        except ValueError:
+            q = 0.0
+        wants.append((-q, i, tag.split("-")[0].strip().lower()))
+    for _, _, tag in sorted(wants):
+        if tag in LANGS:
+            return normalise_lang(tag)
+    return normalise_lang(None)
+
+
+def live_routes(hub: Hub) -> list[BaseRoute]:
+    """The routes, all served from ``hub``'s drawings."""
+
+    async def page(request: Request) -> Response:
+        public_id = request.path_params["table"]
+        lang = phone_lang(request)
+        try:
+            published = await hub.newest(public_id, lang)
+        except AidsError as exc:
+            return _error(exc, lang, 404 if exc.code == "table/not_found" else 503)
+        rendering = published.rendering
+        other = next(x for x in LANGS if x != lang)
+        html = _templates.get_template("table.html").render(
+            lang=lang,
+            other=other,
+            other_label=t(f"live.lang_{other}", lang),
+            t=lambda key, **kw: t(key, lang, **kw),
+            table=public_id,
+            sections=rendering.sections,
+            tag=rendering.tag,
+            drawn=published.at,
+            full_page=f"../?table={public_id}&lang={lang}",
+            refresh=NO_SCRIPT_SECONDS,
+            static=_static_names(),
+        )
+        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        public_id = request.path_params["table"]
+        lang = phone_lang(request)
+        held = request.headers.get("last-event-id") or request.query_params.get("have")
+        try:
+            await hub.newest(public_id, lang)  # a table that is not there: a plain 404
+        except AidsError as exc:
+            return _error(exc, lang, 404 if exc.code == "table/not_found" else 503)
+
+        async def stream() -> AsyncIterator[bytes]:
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            async for chunk in hub.follow(public_id, lang, held):
+                yield chunk
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",  # nginx: pass each event on as it comes
+            },
+        )
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        known = _static_files()
+        if name not in known:
+            return Response(status_code=404)
+        body, etag = known[name]
+        headers = {"Cache-Control": "public, max-age=31536000, immutable", "ETag": etag}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type=_TYPES[Path(name).suffix], headers=headers)
+
+    return [
+        Route("/live/static/{name}", static),
+        Route("/live/{table}", page),
+        Route("/live/{table}/events", events),
+    ]
+
+
+def _error(exc: AidsError, lang: Lang, status: int) -> HTMLResponse:
+    html = _templates.get_template("error.html").render(
+        lang=lang,
+        message=exc.message(lang),
+        home=t("table.back_home", lang),
+        static=_static_names(),
+    )
+    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+_STATIC: dict[str, tuple[bytes, str]] = {}
+
+
+def _static_files() -> dict[str, tuple[bytes, str]]:
+    """The shipped files by their versioned names (``live.<hash>.js``): cached for a year by
+    the phone, a new version is a new name."""
+    if not _STATIC:
+        for path in sorted(STATIC.iterdir()):
+            if path.suffix in _TYPES:
+                body = path.read_bytes()
+                digest = hashlib.sha256(body).hexdigest()[:12]
+                _STATIC[f"{path.stem}.{digest}{path.suffix}"] = (body, f'"{digest}"')
+    return _STATIC
+
+
+def _static_names() -> dict[str, Any]:
+    """Each shipped file's versioned name by its plain one (``live.js`` → ``live.<hash>.js``)."""
+    names = {}
+    for name in _static_files():
+        stem, _, rest = name.partition(".")
+        names[f"{stem}.{rest.rpartition('.')[2]}"] = name
+    return names

@@ -1,0 +1,85 @@
+// The live view's script: follow the table's event stream and swap in the sections that
+// changed. Without it the page reloads itself (a <noscript> refresh). No library, no CDN.
+(function () {
+  "use strict";
+  var body = document.body;
+  var table = body.dataset.table;
+  var tag = body.dataset.tag;
+  var confirmed = Date.now(); // when the server last said this view is the newest
+  var conn = document.getElementById("conn");
+  var source = null;
+  var quiet = null;
+  var QUIET_MS = 35000; // no event nor ping this long: the stream is dead, open a new one
+
+  function fmtTime(ms) {
+    return new Date(ms).toLocaleTimeString(document.documentElement.lang, {
+      hour: "2-digit", minute: "2-digit", second: "2-digit"
+    });
+  }
+
+  function fresh() {
+    confirmed = Date.now();
+    if (body.classList.contains("stale")) {
+      body.classList.remove("stale");
+      conn.hidden = true;
+      conn.textContent = "";
+    }
+    clearTimeout(quiet);
+    quiet = setTimeout(function () { lost(); reopen(); }, QUIET_MS);
+  }
+
+  function lost() {
+    body.classList.add("stale");
+    var ago = Math.max(0, Math.round((Date.now() - confirmed) / 1000));
+    conn.textContent = body.dataset.lost + " " +
+      body.dataset.stale.replace("{time}", fmtTime(confirmed)).replace("{n}", String(ago));
+    conn.hidden = false;
+  }
+
+  function swap(sections) {
+    Object.keys(sections).forEach(function (name) {
+      var box = document.getElementById("s-" + name);
+      if (!box) { return; }
+      var open = [];
+      box.querySelectorAll("details").forEach(function (d, i) { if (d.open) { open.push(i); } });
+      box.innerHTML = sections[name];
+      var all = box.querySelectorAll("details");
+      open.forEach(function (i) { if (all[i]) { all[i].open = true; } });
+    });
+  }
+
+  function open() {
+    var url = new URL(encodeURIComponent(table) + "/events", location.href);
+    url.searchParams.set("lang", document.documentElement.lang);
+    if (tag) { url.searchParams.set("have", tag); }
+    source = new EventSource(url.toString());
+    source.onmessage = function (e) {
+      var news = JSON.parse(e.data);
+      swap(news.s);
+      tag = e.lastEventId || tag;
+      body.dataset.tag = tag;
+      body.dataset.seq = String(news.seq);
+      fresh();
+    };
+    source.addEventListener("same", fresh);
+    source.addEventListener("ping", fresh);
+    source.onerror = function () {
+      lost();
+      if (source.readyState === EventSource.CLOSED) { setTimeout(reopen, 2000); }
+    };
+  }
+
+  function reopen() {
+    if (source) { source.close(); }
+    open();
+  }
+
+  // while lost, the age counts up every second
+  setInterval(function () { if (body.classList.contains("stale")) { lost(); } }, 1000);
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && Date.now() - confirmed > QUIET_MS) { lost(); reopen(); }
+  });
+  body.dataset.seq = tag.split(".")[0];
+  open();
+  fresh();
+})();
