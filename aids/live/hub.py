@@ -85,6 +85,7 @@ class Hub:
         self._task: asyncio.Task[None] | None = None
         self._hooked: set[int] = set()
         self._kinds: dict[str, str] = {}
+        self._drawing: dict[tuple[str, Lang], asyncio.Future[Published]] = {}
         self.draws = 0  # drawings made (the benchmark reports the cost of one)
         self._lock = threading.Lock()
 
@@ -124,7 +125,22 @@ class Hub:
         watched = self._watched.get(public_id)
         if watched is not None and lang in watched.published:
             return watched.published[lang]
-        return await asyncio.to_thread(self._draw_one, public_id, lang)
+        key = (public_id, lang)
+        pending = self._drawing.get(key)
+        if pending is None:  # phones arriving together share one drawing
+            pending = asyncio.ensure_future(asyncio.to_thread(self._publish, public_id, lang))
+            self._drawing[key] = pending
+            pending.add_done_callback(lambda _: self._drawing.pop(key, None))
+        published = await asyncio.shield(pending)
+        watched = self._watched.get(public_id)
+        if watched is not None and lang in watched.watchers and lang not in watched.published:
+            self._keep(watched, lang, published)
+        return published
+
+    def _keep(self, watched: Watched, lang: Lang, published: Published) -> None:
+        """``published`` becomes the drawing phones of ``lang`` are sent (loop thread)."""
+        watched.published[lang] = published
+        watched.seq, watched.figures = published.rendering.seq, published.rendering.figures
 
     def _watch(self, public_id: str, lang: Lang) -> Watched:
         watched = self._watched.get(public_id)
@@ -170,7 +186,13 @@ class Hub:
             self._wake.clear()
             if not self._watched:
                 continue
-            wanted = {pid: (dict(w.watchers), w.seq, w.figures) for pid, w in self._watched.items()}
+            # a language not drawn yet is being drawn for its first phone (``newest``)
+            wanted = {
+                pid: ({lang: n for lang, n in w.watchers.items() if lang in w.published},
+                      w.seq, w.figures)
+                for pid, w in self._watched.items()
+                if w.published
+            }  # fmt: skip
             try:
                 fresh = await asyncio.to_thread(self._look, wanted)
             except Exception:  # a bug must not end every phone's stream: said once a tick
@@ -186,9 +208,7 @@ class Hub:
                 watched.error = ""
                 for lang, published in drawn.items():
                     if lang in watched.watchers:
-                        watched.published[lang] = published
-                        rendering = published.rendering
-                        watched.seq, watched.figures = rendering.seq, rendering.figures
+                        self._keep(watched, lang, published)
                 event, watched.changed = watched.changed, asyncio.Event()
                 event.set()
 
@@ -218,16 +238,9 @@ class Hub:
         kind = self._kinds.get(public_id)
         return kind is not None and chances.supported(kind) and chances.ready(public_id, seq)
 
-    def _draw_one(self, public_id: str, lang: Lang) -> Published:
-        self._hook(self._tables())
-        published = self._publish(public_id, lang)
-        watched = self._watched.get(public_id)
-        if watched is not None and lang in watched.watchers and lang not in watched.published:
-            watched.published[lang] = published  # racy but harmless: the loop's look wins
-        return published
-
     def _publish(self, public_id: str, lang: Lang) -> Published:
         tables = self._tables()
+        self._hook(tables)
         snapshot = tables.snapshot(public_id)  # the viewer's: every read filtered
         game = tables.game(snapshot.info.kind)
         self._kinds[public_id] = snapshot.info.kind

@@ -57,8 +57,11 @@ async def asgi_get(
     answer = Answer(0, {})
     done = asyncio.Event()
 
+    asked = []
+
     async def receive() -> dict[str, Any]:
-        if not answer.status:
+        if not asked:
+            asked.append(True)
             return {"type": "http.request", "body": b"", "more_body": False}
         await gone.wait()
         return {"type": "http.disconnect"}
