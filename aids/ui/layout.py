@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from aids.games.palette import Colour
-from aids.ui.common import html_text, ink_on, md_text
+from aids.ui.common import html_text, ink_on, md_text, tr
 
 PILL_ROW = 2.1  # rem: one row of a grid of pills
 PILL_GAP = 0.3  # rem: between rows and columns
@@ -119,10 +119,13 @@ def cell(content: str, *classes: str, tag: str = "td", tip: str = "") -> str:
 
 
 def board_table(head: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]], kind: str) -> str:
-    """The board: ``head`` cells, then each row's (class, cells), in the shared look."""
+    """The board: ``head`` cells, then each row's (class, cells), in the shared look; in a
+    box that scrolls sideways on a narrow screen, reachable from the keyboard."""
     body = "".join(f'<tr class="{css}">{"".join(cells)}</tr>' for css, cells in rows)
+    label = html_text(tr("live.board"))
     return (
-        f'{BOARD_CSS}<div class="aids-board-wrap"><table class="aids-board {html_text(kind)}">'
+        f'{BOARD_CSS}<div class="aids-board-wrap" tabindex="0" role="region" '
+        f'aria-label="{label}"><table class="aids-board {html_text(kind)}">'
         f"<tr>{''.join(head)}</tr>{body}</table></div>"
     )
 

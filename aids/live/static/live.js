@@ -74,6 +74,9 @@
     open();
   }
 
+  // the phone knows when its network went: say so at once, and reconnect when it is back
+  window.addEventListener("offline", function () { if (source) { source.close(); } lost(); });
+  window.addEventListener("online", reopen);
   // while lost, the age counts up every second
   setInterval(function () { if (body.classList.contains("stale")) { lost(); } }, 1000);
   document.addEventListener("visibilitychange", function () {

@@ -1,0 +1,92 @@
+"""The live view in Debian's chromium on a phone (390 × 844), through the real tracker
+(``streamlit run streamlit_app.py`` serves it beside its pages): every game's first screen, the
+page following writes from another device, and a phone that loses the Wi-Fi catching up."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aids.bench.referee import Referee
+from tests.e2e.helpers import axe_violations, shot
+
+pytestmark = pytest.mark.e2e
+PHONE = {"width": 390, "height": 844}
+
+
+def open_live(browser: Any, base: str, public_id: str, lang: str) -> Any:
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{base}/live/{public_id}?lang={lang}")
+    page.wait_for_selector("#s-last")
+    return page
+
+
+def wait_shown(page: Any, seq: int, within: float = 10.0) -> float:
+    """Seconds until the page shows log position ``seq``."""
+    start = time.monotonic()
+    page.wait_for_function(f"document.body.dataset.seq === '{seq}'", timeout=within * 1000)
+    return time.monotonic() - start
+
+
+@pytest.mark.parametrize("kind", ["derby", "ekiden", "rally", "gn"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_games_first_screen_holds_the_news_the_leader_and_the_board(
+    server: tuple[str, Path], browser: Any, kind: str, lang: str
+) -> None:
+    """Issue 27 §1 "the phone's first screen (390 × 844), for every game": what just
+    happened, the standings' first row and the top of the board without scrolling; axe finds
+    no WCAG A/AA violation."""
+    base, db = server
+    ref = Referee(db, kind, 11)
+    try:
+        for _ in range(8):
+            ref.write()
+        page = open_live(browser, base, ref.public_id, lang)
+        shot(page, f"live_{kind}_{lang}_390")
+        for where in ("#s-last .last", "#s-standings tr:nth-child(2)", "#s-board > *"):
+            box = page.locator(where).first.bounding_box()
+            assert box is not None and 0 <= box["y"] < PHONE["height"] - 20, (kind, where, box)
+            assert box["x"] >= 0 and box["x"] + min(box["width"], 390) <= 390 + 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert axe_violations(page) == []
+        page.close()
+    finally:
+        ref.close()
+
+
+def test_a_phone_follows_a_race_and_catches_up_after_losing_the_wifi(
+    server: tuple[str, Path], browser: Any
+) -> None:
+    """Issue 27 §1: each write from the referee's device shows within a second or so; with
+    the network gone the page says it is not connected and how old it is, greys the view, and
+    once back shows the newest position (not the steps in between)."""
+    base, db = server
+    ref = Referee(db, "derby", 3)
+    try:
+        ref.write()
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(f"{base}/live/{ref.public_id}?lang=en")
+        wait_shown(page, 1)
+        for _ in range(5):
+            seq = ref.write()
+            assert wait_shown(page, seq, within=5) < 3
+        assert page.locator("#conn").is_hidden()
+        context.set_offline(True)
+        page.wait_for_selector("#conn:not([hidden])", timeout=45000)
+        assert "Not connected" in page.inner_text("#conn")
+        assert page.evaluate("document.body.classList.contains('stale')")
+        for _ in range(4):
+            seq = ref.write()
+        shot(page, "live_offline_390")
+        assert page.evaluate("document.body.dataset.seq") == str(seq - 4)
+        context.set_offline(False)
+        wait_shown(page, seq, within=30)
+        page.wait_for_function("document.getElementById('conn').hidden", timeout=10000)
+        assert f"Step {seq}" in page.inner_text("#s-last")
+        context.close()
+    finally:
+        ref.close()
