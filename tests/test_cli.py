@@ -206,7 +206,7 @@ def test_serve_is_stopped_by_sigterm_and_the_cli_prints_its_real_port(tmp_path: 
              "--player", "A", "--player", "B"], env=plain, cwd=ROOT, capture_output=True,
             text=True, check=True,
         )  # fmt: skip
-        assert f":{port}/?table=" in out.stdout and "a guess" not in out.stderr
+        assert f":{port}/live/" in out.stdout and "a guess" not in out.stderr
         server.send_signal(signal.SIGTERM)  # as a service manager stops it
         assert server.wait(timeout=20) is not None
         with socket.socket() as again:  # nothing is left listening on the port
@@ -226,7 +226,7 @@ def test_cli_warns_when_it_has_to_guess_the_trackers_address(tmp_path: Path) -> 
          "--player", "A", "--player", "B"], env=env, cwd=ROOT, capture_output=True, text=True,
         check=True,
     )  # fmt: skip
-    assert ":8611/?table=" in out.stdout
+    assert ":8611/live/" in out.stdout
     assert "a guess" in out.stderr and "AIDS_PUBLIC_URL" in out.stderr
 
 
@@ -268,7 +268,7 @@ def test_a_damaged_tracker_file_is_ignored_not_a_crash(tmp_path: Path, content: 
          "--player", "A", "--player", "B"], env=env, cwd=ROOT, capture_output=True, text=True,
     )  # fmt: skip
     assert out.returncode == 0 and "Traceback" not in out.stderr
-    assert ":8611/?table=" in out.stdout and ":99999" not in out.stdout
+    assert ":8611/live/" in out.stdout and ":99999" not in out.stdout
 
 
 def test_a_whole_rally_replays_from_a_file_with_aids_record(tmp_path: Path) -> None:

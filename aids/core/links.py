@@ -12,7 +12,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from aids.core import inputs
 
@@ -102,7 +102,14 @@ def game_url(base: str, kind: str, lang: str | None = None) -> str:
 
 
 def viewer_url(base: str, public_id: str, lang: str | None = None) -> str:
-    """The read-only link players scan."""
+    """The read-only link players scan: the table's live view (``aids.live``), light enough
+    for every phone in the room; it links to the full page (``page_url``)."""
+    query = f"?{urlencode({'lang': lang})}" if lang else ""
+    return f"{base.rstrip('/')}/live/{quote(public_id, safe='')}{query}"
+
+
+def page_url(base: str, public_id: str, lang: str | None = None) -> str:
+    """The table's full read-only page (the step-through replay and the rest)."""
     params = {"table": public_id} | ({"lang": lang} if lang else {})
     return f"{base.rstrip('/')}/?{urlencode(params)}"
 

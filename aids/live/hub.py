@@ -20,12 +20,14 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Hashable
 from dataclasses import dataclass, field
 
 from aids.core.errors import AidsError
 from aids.core.i18n import Lang
 from aids.live.render import Rendering, render
+from aids.live.wall import WALL, render_wall, wall_version
+from aids.meets import MeetService
 from aids.tables import TableService
 from aids.tables.chances import ChanceService
 
@@ -46,6 +48,7 @@ class Published:
     diff: bytes
     before: str  # the tag of the drawing ``diff`` starts from ("" for none)
     at: float  # when it was drawn (time.time())
+    version: Hashable = None  # what it was drawn from (``Hub._version``)
 
     def bytes_for(self, held: str | None) -> bytes:
         """What a phone holding the drawing tagged ``held`` is sent ("" if it has this one)."""
@@ -56,15 +59,15 @@ class Published:
 
 @dataclass
 class Watched:
-    """One table being watched: its newest drawing per language and who waits for the next."""
+    """A table (or an event's wall) being watched: its newest drawing per language and who
+    waits for the next."""
 
-    public_id: str
+    public_id: str  # a table's public id, or ``wall:`` and an event's
     watchers: dict[Lang, int] = field(default_factory=dict)
     published: dict[Lang, Published] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    seq: int = -1
-    figures: int = -2
-    error: str = ""  # why the newest look failed (the store away): phones are told so
+    version: Hashable = None
+    error: str = ""  # why the newest look failed (the store away)
 
 
 class Hub:
@@ -75,10 +78,12 @@ class Hub:
         self,
         tables: Callable[[], TableService],
         chances: Callable[[], ChanceService | None],
+        meets: Callable[[], MeetService] | None = None,
         *,
         tick: float = TICK,
     ) -> None:
         self._tables, self._chances, self.tick = tables, chances, tick
+        self._meets = meets or (lambda: MeetService(tables()))
         self._watched: dict[str, Watched] = {}
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -140,7 +145,7 @@ class Hub:
     def _keep(self, watched: Watched, lang: Lang, published: Published) -> None:
         """``published`` becomes the drawing phones of ``lang`` are sent (loop thread)."""
         watched.published[lang] = published
-        watched.seq, watched.figures = published.rendering.seq, published.rendering.figures
+        watched.version = published.version
 
     def _watch(self, public_id: str, lang: Lang) -> Watched:
         watched = self._watched.get(public_id)
@@ -188,11 +193,10 @@ class Hub:
                 continue
             # a language not drawn yet is being drawn for its first phone (``newest``)
             wanted = {
-                pid: ({lang: n for lang, n in w.watchers.items() if lang in w.published},
-                      w.seq, w.figures)
-                for pid, w in self._watched.items()
+                key: ([lang for lang in w.watchers if lang in w.published], w.version)
+                for key, w in self._watched.items()
                 if w.published
-            }  # fmt: skip
+            }
             try:
                 fresh = await asyncio.to_thread(self._look, wanted)
             except Exception:  # a bug must not end every phone's stream: said once a tick
@@ -215,32 +219,44 @@ class Hub:
     # --- in a worker thread -------------------------------------------------------------
 
     def _look(
-        self, wanted: dict[str, tuple[dict[Lang, int], int, int]]
+        self, wanted: dict[str, tuple[list[Lang], Hashable]]
     ) -> dict[str, dict[Lang, Published] | str]:
-        """For each watched table whose position or figures moved on: its new drawings."""
-        tables = self._tables()
-        self._hook(tables)
+        """For each watched table whose position or figures moved on (each wall whose event
+        did): its new drawings."""
+        self._hook(self._tables())
         out: dict[str, dict[Lang, Published] | str] = {}
-        for pid, (langs, seq, figures) in wanted.items():
+        for key, (langs, version) in wanted.items():
             try:
-                now = tables.seq(pid)
-                if now == seq and not self._figures_moved(pid, now, figures):
+                if self._version(key) == version:
                     continue
-                out[pid] = {lang: self._publish(pid, lang) for lang in langs}
+                out[key] = {lang: self._publish(key, lang) for lang in langs}
             except AidsError as exc:
-                out[pid] = exc.code
+                out[key] = exc.code
         return out
 
-    def _figures_moved(self, public_id: str, seq: int, shown: int) -> bool:
-        chances = self._chances()
-        if chances is None or shown == seq:
-            return False
-        kind = self._kinds.get(public_id)
-        return kind is not None and chances.supported(kind) and chances.ready(public_id, seq)
+    def _version(self, key: str) -> Hashable:
+        """What a drawing of ``key`` depends on, cheaply: a table's log position and whether
+        its newest figures are in; a wall's tables' positions and its event's paper tables."""
+        if key.startswith(WALL):
+            return wall_version(self._meets(), key.removeprefix(WALL))
+        seq = self._tables().seq(key)
+        chances, kind = self._chances(), self._kinds.get(key)
+        ready = bool(chances and kind and chances.supported(kind) and chances.ready(key, seq))
+        return seq, ready
 
-    def _publish(self, public_id: str, lang: Lang) -> Published:
+    def _publish(self, key: str, lang: Lang) -> Published:
+        self._hook(self._tables())
+        version = self._version(key)
+        if key.startswith(WALL):
+            rendering = render_wall(self._meets(), key.removeprefix(WALL), lang, version)
+        else:
+            rendering = self._draw_table(key, lang)
+        with self._lock:
+            self.draws += 1
+        return self._published(key, lang, rendering, version)
+
+    def _draw_table(self, public_id: str, lang: Lang) -> Rendering:
         tables = self._tables()
-        self._hook(tables)
         snapshot = tables.snapshot(public_id)  # the viewer's: every read filtered
         game = tables.game(snapshot.info.kind)
         self._kinds[public_id] = snapshot.info.kind
@@ -248,10 +264,12 @@ class Hub:
         figures = None
         if chances is not None and chances.supported(snapshot.info.kind):
             figures = chances.latest(public_id)
-        rendering = render(snapshot, game, lang, figures)
-        with self._lock:
-            self.draws += 1
-        watched = self._watched.get(public_id)
+        return render(snapshot, game, lang, figures)
+
+    def _published(
+        self, key: str, lang: Lang, rendering: Rendering, version: Hashable
+    ) -> Published:
+        watched = self._watched.get(key)
         before = watched.published.get(lang) if watched is not None else None
         previous = before.rendering if before is not None else None
         return Published(
@@ -260,6 +278,7 @@ class Hub:
             rendering.message(previous),
             previous.tag if previous is not None else "",
             time.time(),
+            version,
         )
 
     def _hook(self, tables: TableService) -> None:

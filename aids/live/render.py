@@ -53,10 +53,11 @@ class Rendering:
     lang: Lang
     sections: Mapping[str, str]
     over: bool = False
+    version: str = ""  # what a drawing of something else than a table was made from
 
     @property
     def tag(self) -> str:
-        return f"{self.seq}.{self.figures}.{self.lang}"
+        return f"{self.version or f'{self.seq}.{self.figures}'}.{self.lang}"
 
     def changes(self, since: Rendering | None) -> dict[str, str]:
         """The sections that differ from ``since`` (all of them without one)."""

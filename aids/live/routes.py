@@ -29,6 +29,7 @@ from starlette.routing import BaseRoute, Route
 from aids.core.errors import AidsError
 from aids.core.i18n import LANGS, Lang, normalise_lang, t
 from aids.live.hub import Hub
+from aids.live.wall import WALL
 from aids.paths import TEMPLATES
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -67,42 +68,58 @@ def phone_lang(request: Request) -> Lang:
 def live_routes(hub: Hub) -> list[BaseRoute]:
     """The routes, all served from ``hub``'s drawings."""
 
-    async def page(request: Request) -> Response:
-        public_id = request.path_params["table"]
+    async def drawn(request: Request, template: str, key: str, up: str) -> Response:
+        """A page drawn from ``key``'s newest drawing (``up``: the way back to the root)."""
         lang = phone_lang(request)
         try:
-            published = await hub.newest(public_id, lang)
+            published = await hub.newest(key, lang)
         except AidsError as exc:
-            return _error(exc, lang, 404 if exc.code == "table/not_found" else 503)
+            return _error(exc, lang, 404 if exc.code.endswith("/not_found") else 503, up)
         rendering = published.rendering
         other = next(x for x in LANGS if x != lang)
-        html = _templates.get_template("table.html").render(
+        name = request.path_params.get("table") or request.path_params["meet"]
+        html = _templates.get_template(template).render(
             lang=lang,
             other=other,
             other_label=t(f"live.lang_{other}", lang),
             t=lambda key, **kw: t(key, lang, **kw),
-            table=public_id,
+            table=name,
             sections=rendering.sections,
             tag=rendering.tag,
             drawn=published.at,
-            full_page=f"../?table={public_id}&lang={lang}",
+            full_page=f"{up}?table={name}&lang={lang}",
             refresh=NO_SCRIPT_SECONDS,
             static=_static_names(),
+            static_at=f"{up}live/static/",
         )
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
-    async def events(request: Request) -> Response:
-        public_id = request.path_params["table"]
+    async def page(request: Request) -> Response:
+        return await drawn(request, "table.html", request.path_params["table"], "../")
+
+    async def table_wall(request: Request) -> Response:
+        return await drawn(request, "wall_table.html", request.path_params["table"], "../../")
+
+    async def event_wall(request: Request) -> Response:
+        return await drawn(request, "wall.html", WALL + request.path_params["meet"], "../")
+
+    async def table_events(request: Request) -> Response:
+        return await events(request, request.path_params["table"])
+
+    async def wall_events(request: Request) -> Response:
+        return await events(request, WALL + request.path_params["meet"])
+
+    async def events(request: Request, key: str) -> Response:
         lang = phone_lang(request)
         held = request.headers.get("last-event-id") or request.query_params.get("have")
         try:
-            await hub.newest(public_id, lang)  # a table that is not there: a plain 404
+            await hub.newest(key, lang)  # a table or event that is not there: a plain 404
         except AidsError as exc:
-            return _error(exc, lang, 404 if exc.code == "table/not_found" else 503)
+            return _error(exc, lang, 404 if exc.code.endswith("/not_found") else 503)
 
         async def stream() -> AsyncIterator[bytes]:
             yield f"retry: {RETRY_MS}\n\n".encode()
-            async for chunk in hub.follow(public_id, lang, held):
+            async for chunk in hub.follow(key, lang, held):
                 yield chunk
 
         return StreamingResponse(
@@ -128,16 +145,22 @@ def live_routes(hub: Hub) -> list[BaseRoute]:
     return [
         Route("/live/static/{name}", static),
         Route("/live/{table}", page),
-        Route("/live/{table}/events", events),
+        Route("/live/{table}/events", table_events),
+        Route("/wall/table/{table}", table_wall),
+        Route("/wall/table/{table}/events", table_events),
+        Route("/wall/{meet}", event_wall),
+        Route("/wall/{meet}/events", wall_events),
     ]
 
 
-def _error(exc: AidsError, lang: Lang, status: int) -> HTMLResponse:
+def _error(exc: AidsError, lang: Lang, status: int, up: str = "../") -> HTMLResponse:
     html = _templates.get_template("error.html").render(
         lang=lang,
         message=exc.message(lang),
         home=t("table.back_home", lang),
         static=_static_names(),
+        static_at=f"{up}live/static/",
+        up=up,
     )
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 

@@ -55,16 +55,21 @@ def table_link(raw: object) -> tuple[str, str | None]:
     ('AbCdEfGhIjKlMnOpQrStUvWx', 'secret')
     >>> table_link("AbCdEfGhIjKlMnOpQrStUvWx")
     ('AbCdEfGhIjKlMnOpQrStUvWx', None)
+    >>> table_link("http://x:8501/live/AbCdEfGhIjKlMnOpQrStUvWx?lang=en")  # the live view
+    ('AbCdEfGhIjKlMnOpQrStUvWx', None)
     """
     if not isinstance(raw, str) or len(raw) > 600:
         raise InvalidAction("meet/table_ref")
     text, key = raw.strip(), None
     if "?" in text or "://" in text:
         try:
-            query = parse_qs(urlsplit(text).query)
+            parts = urlsplit(text)
+            query = parse_qs(parts.query)
         except ValueError:
             raise InvalidAction("meet/table_ref") from None
-        found, keys = query.get("table", [""]), query.get("key", [])
+        live = re.fullmatch(r"(?:.*/)?live/([^/]+)/?", parts.path)
+        found = [live.group(1)] if live and "table" not in query else query.get("table", [""])
+        keys = query.get("key", [])
         text = found[0] if len(found) == 1 else ""
         key = keys[0] if len(keys) == 1 else None
     if not PUBLIC_ID_RE.match(text):

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
@@ -74,17 +74,17 @@ def test_axe_finds_no_wcag_violation(
         page = open_page(browser, referee_url(base, pid, key, lang), 1280, 800)
     elif where == "gn-viewer":
         pid, _ = gn_race(service)
-        page = open_page(browser, viewer_url(base, pid, lang), 390, 844)
+        page = open_page(browser, page_url(base, pid, lang), 390, 844)
         for section in ("gn_grids", "gn_odds"):
             if page.locator(f".st-key-{section} summary").count():
                 page.locator(f".st-key-{section} summary").click()
         settle(page)
     elif where == "rally-viewer":
         pid, _ = rally_mid_race(service, lang)
-        page = open_page(browser, viewer_url(base, pid, lang), 390, 844)
+        page = open_page(browser, page_url(base, pid, lang), 390, 844)
     else:
         pid, _ = mid_race(service, 3, lang)
-        page = open_page(browser, viewer_url(base, pid, lang), 390, 844)
+        page = open_page(browser, page_url(base, pid, lang), 390, 844)
         for section in ("log_section", "rulings_section"):
             page.locator(f".st-key-{section} summary").click()
         settle(page)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
@@ -102,7 +102,7 @@ def test_an_english_page_holds_no_japanese_but_the_names(
     service = TableService(SqliteStore(db), engines())
     pid, key = mid_race(service, 4, "en")
     page = browser.new_page(viewport=LAPTOP)
-    for url in (referee_url(base, pid, key, "en"), viewer_url(base, pid, "en")):
+    for url in (referee_url(base, pid, key, "en"), page_url(base, pid, "en")):
         page.goto(url)
         settle(page, 1500)
         open_sections(page)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.games.base import REFEREE
 from aids.games.ekiden import engine
 from aids.games.ekiden.model import MARKS, Runner
@@ -97,7 +97,7 @@ def test_a_whole_relay_through_the_referee_page(server: tuple[str, Path], browse
     assert "The relay is over" in page.inner_text("body")
     shot(page, "ekiden-referee-en-over")
     phone = browser.new_page(viewport=PHONE)
-    phone.goto(viewer_url(base, pid, "ja"))
+    phone.goto(page_url(base, pid, "ja"))
     settle(phone, 1500)
     text = phone.inner_text("body")
     assert "大会終了" in text and "あき" in text
@@ -235,7 +235,7 @@ def test_an_english_page_holds_no_japanese_but_the_names(
     pid, key = mid_relay(service)
     names = [name for name, _ in TEAMS] + LANGUAGE_SWITCH
     page = browser.new_page(viewport=LAPTOP)
-    for url in (referee_url(base, pid, key, "en"), viewer_url(base, pid, "en")):
+    for url in (referee_url(base, pid, key, "en"), page_url(base, pid, "en")):
         page.goto(url)
         settle(page, 1500)
         open_sections(page)
@@ -285,7 +285,7 @@ def test_the_road_shows_all_its_columns_and_every_piece_on_screen(
     pid, key = relay_at(service, moment)
     state = service.snapshot(pid).state
     page = browser.new_page(viewport=viewport)
-    for url in (referee_url(base, pid, key, "en"), viewer_url(base, pid, "en")):
+    for url in (referee_url(base, pid, key, "en"), page_url(base, pid, "en")):
         page.goto(url)
         settle(page, 1500)
         numbers = fit.boxes(page, ".ek-road .num")
@@ -319,7 +319,7 @@ def test_axe_finds_no_wcag_violation_on_the_ekiden_pages(
     service = TableService(SqliteStore(db), engines())
     pid, key = mid_relay(service)
     page = browser.new_page(viewport=viewport)
-    for url in (referee_url(base, pid, key, "en"), viewer_url(base, pid, "ja")):
+    for url in (referee_url(base, pid, key, "en"), page_url(base, pid, "ja")):
         page.goto(url)
         settle(page, 1500)
         problems = axe_violations(page)

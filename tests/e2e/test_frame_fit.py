@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from aids.core.i18n import t
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
@@ -169,7 +169,7 @@ def test_the_phone_header_leaves_the_screen_to_the_game(
     url = (
         referee_url(server[0], pid, key, "en")
         if role == "referee"
-        else viewer_url(server[0], pid, "en")
+        else page_url(server[0], pid, "en")
     )
     page = open_page(browser, url, fit.PHONE)
     shot(page, f"frame-{kind}-{role}-390-header")
@@ -209,7 +209,7 @@ def test_a_finished_game_shows_results_and_print_on_the_first_screen(
     assert seats[outcome.winners[0]] in rows.nth(1).inner_text()
     assert fit.too_wide(page) == []
     page.close()
-    viewer = open_page(browser, viewer_url(server[0], pid, "en"), viewport)
+    viewer = open_page(browser, page_url(server[0], pid, "en"), viewport)
     shot(viewer, f"frame-{kind}-{width}-over-viewer")
     assert fit.in_first_screen(viewer, ".st-key-results") == []
     assert viewer.locator(".st-key-end_report").count() == 0

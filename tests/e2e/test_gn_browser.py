@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.games.base import REFEREE, Role
 from aids.games.grand_national import engine, lanes
 from aids.registry import engines
@@ -158,7 +158,7 @@ def test_a_whole_grand_national_through_the_pages(server: tuple[str, Path], brow
     assert final.outcome is not None and final.state.settled and final.state.placed
     assert final.state == service.replay(pid)
     phone = browser.new_page(viewport=PHONE)
-    phone.goto(viewer_url(base, pid, "ja"))
+    phone.goto(page_url(base, pid, "ja"))
     settle(phone, 1500)
     text = phone.inner_text("body")
     assert "勝者" in text and "$" in text

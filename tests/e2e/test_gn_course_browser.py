@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.games.base import REFEREE
 from aids.games.grand_national import engine, lanes
 from aids.registry import engines
@@ -74,7 +74,7 @@ def test_the_course_fits_and_every_horse_is_on_it(
     race_to(service, pid, key, stage)
     state = service.snapshot(pid).state
     page = browser.new_page(viewport=VIEWPORTS[width])
-    url = referee_url(base, pid, key, "en") if stage != "end" else viewer_url(base, pid, "en")
+    url = referee_url(base, pid, key, "en") if stage != "end" else page_url(base, pid, "en")
     page.goto(url)
     settle(page, 1200)
     shown = "wide" if width == "1280" else "tall"

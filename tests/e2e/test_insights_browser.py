@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.games.derby import engine
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
@@ -29,7 +29,7 @@ def test_a_phone_gets_the_chances_from_the_worker_and_they_follow_the_race(
     service = TableService(SqliteStore(db), engines())
     pid, key = mid_race(service)
     page = browser.new_page(viewport=PHONE)
-    page.goto(viewer_url(base, pid, "en"))
+    page.goto(page_url(base, pid, "en"))
     settle(page, 500)
     chances = page.locator(".st-key-chances")
     chances.get_by_text("races simulated from this position").wait_for(timeout=60000)

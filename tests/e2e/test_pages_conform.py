@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.games.base import REFEREE, Role
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
@@ -190,7 +190,7 @@ def test_a_players_phone_shows_who_leads_first(
     English."""
     service = service_of(server)
     pid, key = tables[kind, phase]
-    urls = {"viewer": viewer_url(server[0], pid, "en")}
+    urls = {"viewer": page_url(server[0], pid, "en")}
     seat = 1
     if service.game(kind).info.seat_keys:
         own = service.rotate_key(pid, key, Role.seat_of(seat))

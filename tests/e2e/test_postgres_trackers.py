@@ -12,7 +12,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.registry import engines
 from aids.store.postgres import PostgresStore
 from aids.store.throwaway import create_schema, with_schema
@@ -61,7 +61,7 @@ def test_a_phone_on_one_tracker_follows_writes_made_through_another(
         referee.goto(referee_url(a, pid, key, "en"))
         settle(referee, 800)
         phone = browser.new_page(viewport=PHONE)
-        phone.goto(viewer_url(b, pid, "en"))
+        phone.goto(page_url(b, pid, "en"))
         settle(phone, 800)
         assert seq_shown(phone) == 0 and seq_shown(referee) == 0
 
@@ -95,7 +95,7 @@ def test_a_phone_says_when_the_database_is_out_of_reach_and_recovers_by_itself(
     try:
         pid, key = new_table(service, "Restart", 3)
         phone = browser.new_page(viewport=PHONE)
-        phone.goto(viewer_url(b, pid, "ja"))
+        phone.goto(page_url(b, pid, "ja"))
         settle(phone, 800)
         assert seq_shown(phone) == 0
         with psycopg.connect(admin, autocommit=True) as conn:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.games.base import REFEREE
 from aids.games.rally import reach
 from aids.registry import engines
@@ -146,7 +146,7 @@ def test_a_whole_rally_through_the_pages(server: tuple[str, Path], browser: Any)
     assert max(counts) <= 4
     shot(page, "rally-referee-en-over")
     phone = browser.new_page(viewport=PHONE)
-    phone.goto(viewer_url(base, pid, "ja"))
+    phone.goto(page_url(base, pid, "ja"))
     settle(phone, 1500)
     text = phone.inner_text("body")
     assert "勝者" in text and "仙台" in text and "あき" in text
@@ -200,7 +200,7 @@ def test_the_referee_page_fits_and_a_travel_turn_is_four_taps(
         settle(page, 200)
     assert fit.japanese(page, NAMES) == []
     viewer = browser.new_page(viewport=viewport)
-    viewer.goto(viewer_url(base, pid, "en"))
+    viewer.goto(page_url(base, pid, "en"))
     settle(viewer, 1500)
     for section in viewer.locator("summary").all():
         section.click()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.games.derby import engine
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
@@ -225,7 +225,7 @@ def test_players_qr_is_one_tap_from_the_top(server: tuple[str, Path], browser: A
     tap(page, button)
     popover = page.locator("[data-testid='stPopoverBody']")
     popover.locator("img").wait_for()
-    assert popover.locator("code").inner_text().strip() == viewer_url(base, pid, "ja")
+    assert popover.locator("code").inner_text().strip() == page_url(base, pid, "ja")
     shot(page, "referee-ja-players-qr")
 
 
@@ -253,7 +253,7 @@ def test_phone_viewer_marks_the_last_move_and_keeps_open_sections_open(
     base, _ = server
     service = service_of(server)
     pid, key = mid_race(service, 3, "ja")
-    page = open_page(browser, viewer_url(base, pid, "ja"), PHONE)
+    page = open_page(browser, page_url(base, pid, "ja"), PHONE)
     latest = page.locator("table.aids-board td.latest")
     assert latest.count() == 1 and latest.inner_text().strip() == "1"  # red 1 at fence 2
     for section in ("log_section", "rulings_section"):

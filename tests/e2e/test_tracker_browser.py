@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from aids.core.links import referee_url, viewer_url
+from aids.core.links import page_url, referee_url
 from aids.games.derby.model import DerbySetup
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
@@ -39,7 +39,7 @@ def test_referee_records_and_viewer_updates(server: tuple[str, Path], browser) -
     pid = info.public_id
 
     viewer = browser.new_page(viewport={"width": 390, "height": 844})
-    viewer.goto(viewer_url(base, pid, "en"))
+    viewer.goto(page_url(base, pid, "en"))
     wait_ready(viewer)
     assert viewer.locator(".st-key-controls").count() == 0  # no controls
     assert viewer.get_by_role("button", name="Play card").count() == 0
@@ -103,5 +103,5 @@ def test_sheet_downloaded_from_the_page_scans_to_the_viewer(
     download.value.save_as(path)
     pdf = path.read_bytes()
     assert pdf.startswith(b"%PDF")
-    assert decode_qr(pdf) == [viewer_url(base, info.public_id, "en")]
+    assert decode_qr(pdf) == [page_url(base, info.public_id, "en")]
     assert "Aki" in page_text(pdf)

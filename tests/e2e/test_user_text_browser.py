@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import meet_url, organiser_url, referee_url, viewer_url
+from aids.core.links import meet_url, organiser_url, page_url, referee_url
 from aids.games.base import REFEREE, Role
 from aids.games.derby.model import DerbySetup
 from aids.meets import MeetService
@@ -269,7 +269,7 @@ def test_table_pages_show_names_as_text(
     base, wrong = server[0], list[str]()
     for table in night.tables:
         urls = {
-            "viewer": viewer_url(base, table.pid, "en"),
+            "viewer": page_url(base, table.pid, "en"),
             "referee": referee_url(base, table.pid, table.key, "en"),
         }
         if table.seat_key:
@@ -287,7 +287,7 @@ def test_the_replay_line_shows_names_as_text(
     base, wrong = server[0], list[str]()
     for table in night.tables:
         where = f"{table.kind} replay"
-        page = visit(browser, viewer_url(base, table.pid, "en"), table.names, where, wrong)
+        page = visit(browser, page_url(base, table.pid, "en"), table.names, where, wrong)
         asked = fetches(page)
         tap(page, page.locator(".st-key-replay_on label"))
         thumb = page.locator(".st-key-replay_step input[type='range']")

@@ -30,8 +30,8 @@ def test_the_page_prints_the_port_it_is_served_on(app_db: Path, served_on_8765: 
     service = TableService(SqliteStore(app_db), engines())
     info, key = service.create("derby", "Port", DerbySetup.default(["A", "B"]).to_dict())
     at = new_app(table=info.public_id, key=key, lang="en")
-    links = [c.value for c in at.code if "table=" in c.value]
-    assert links and all(":8765/?table=" in link for link in links)
+    links = [c.value for c in at.code if "table=" in c.value or "/live/" in c.value]
+    assert links and all(":8765/?table=" in link or ":8765/live/" in link for link in links)
 
 
 def test_a_configured_public_url_wins(app_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -39,8 +39,8 @@ def test_a_configured_public_url_wins(app_db: Path, monkeypatch: pytest.MonkeyPa
     service = TableService(SqliteStore(app_db), engines())
     info, key = service.create("derby", "Url", DerbySetup.default(["A", "B"]).to_dict())
     at = new_app(table=info.public_id, key=key, lang="en")
-    links = [c.value for c in at.code if "table=" in c.value]
-    assert links and all(link.startswith("https://race.example.org/?table=") for link in links)
+    links = [c.value for c in at.code if "table=" in c.value or "/live/" in c.value]
+    assert links and all(link.startswith("https://race.example.org/") for link in links)
 
 
 def test_a_tracker_serving_this_machine_alone_links_to_localhost(
@@ -56,8 +56,8 @@ def test_a_tracker_serving_this_machine_alone_links_to_localhost(
         at = new_app(table=info.public_id, key=key, lang="en")
     finally:
         config.set_option("server.address", before)
-    links = [c.value for c in at.code if "table=" in c.value]
-    assert links and all(link.startswith("http://localhost:8765/?table=") for link in links)
+    links = [c.value for c in at.code if "table=" in c.value or "/live/" in c.value]
+    assert links and all(link.startswith("http://localhost:8765/") for link in links)
 
 
 def test_aids_new_beside_a_local_only_tracker_prints_localhost(tmp_path: Path) -> None:
@@ -79,4 +79,4 @@ def test_aids_new_beside_a_local_only_tracker_prints_localhost(tmp_path: Path) -
          "--player", "A", "--player", "B"], env=env, cwd=ROOT, capture_output=True, text=True,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
-    assert "http://localhost:8612/?table=" in out.stdout
+    assert "http://localhost:8612/live/" in out.stdout

@@ -36,6 +36,24 @@
     conn.hidden = false;
   }
 
+  // the wall pages through its tables when more are live than fit (six at a time)
+  var PAGE = 6, PAGE_MS = 12000, page = 0;
+  function pages() {
+    var cards = document.querySelectorAll("#s-tables .card");
+    var count = Math.max(1, Math.ceil(cards.length / PAGE));
+    page = page % count;
+    cards.forEach(function (c, i) { c.hidden = Math.floor(i / PAGE) !== page; });
+    var pager = document.getElementById("pager");
+    if (pager) {
+      pager.textContent = count > 1 ? body.dataset.page
+        .replace("{page}", String(page + 1)).replace("{pages}", String(count)) : "";
+    }
+  }
+  if (document.getElementById("s-tables")) {
+    pages();
+    setInterval(function () { page += 1; pages(); }, PAGE_MS);
+  }
+
   function swap(sections) {
     Object.keys(sections).forEach(function (name) {
       var box = document.getElementById("s-" + name);
@@ -46,6 +64,7 @@
       var all = box.querySelectorAll("details");
       open.forEach(function (i) { if (all[i]) { all[i].open = true; } });
     });
+    if (sections.tables !== undefined) { pages(); }
   }
 
   function open() {
