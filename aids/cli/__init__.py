@@ -83,6 +83,7 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help=t("cli.cmd.serve", lang))
     serve.add_argument("--port", type=port_number, default=None, help=t("cli.arg.port", lang))
     serve.add_argument("--address", default="0.0.0.0", help=t("cli.arg.address", lang))
+    serve.add_argument("--proxy", default=None, help=t("cli.arg.proxy", lang))
     serve.set_defaults(run=run_serve)
 
     prn = _printing(sub, "print", t("cli.cmd.print", lang), kinds, lang)

@@ -30,6 +30,9 @@ def serve(args: argparse.Namespace, lang: str) -> int:
     port = args.port or configured_port()
     address = inputs.listen_address(args.address, "--address")  # checked before the data
     _resolvable(address, port)
+    proxy = inputs.proxy_addresses(
+        args.proxy if args.proxy is not None else os.environ.get("AIDS_PROXY", ""), "--proxy"
+    )
     base = public_base_url(port=port, address=address)  # file is made or upgraded
     where = store_locator()
     # A data file or database that cannot be used is reported here, before serving; a new
@@ -40,11 +43,30 @@ def serve(args: argparse.Namespace, lang: str) -> int:
     else:
         print(t("table.serve_tracker", lang, url=f"http://localhost:{port}/", phones=f"{base}/"))
     print(t("table.serve_data", lang, where=shown(where)), flush=True)
+    if proxy:
+        print(t("table.serve_proxy", lang, proxy=proxy), flush=True)
     _write_tracker_file(port, address)
-    env = dict(os.environ, AIDS_PORT=str(port))  # the page's QR codes use the port served
+    raise_open_files()
+    # the page's QR codes use the port served; the server (uvicorn) believes X-Forwarded-For
+    # from the configured proxies only ("": from nobody, whatever its own default)
+    env = dict(os.environ, AIDS_PORT=str(port), FORWARDED_ALLOW_IPS=proxy)
     command = streamlit_command(port, address)
     os.execve(sys.executable, command, env)
     return 0  # not reached
+
+
+def raise_open_files() -> int:
+    """Raise this process's soft limit of open files to its hard limit, as servers do: each
+    phone following a table holds a socket, and a thousand pass the usual soft limit of
+    1,024. Returns the limit now in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def _resolvable(address: str, port: int) -> None:

@@ -166,6 +166,25 @@ def listen_address(raw: object, field: str) -> str:
     raise InvalidAction("input/address", field=field)
 
 
+def proxy_addresses(raw: object, field: str) -> str:
+    """The addresses of the reverse proxies whose ``X-Forwarded-For`` is believed: IP
+    addresses or networks, separated by commas ("" for none), normalised.
+
+    >>> proxy_addresses("127.0.0.1, 10.0.0.0/8", "--proxy")
+    '127.0.0.1,10.0.0.0/8'
+    """
+    if not isinstance(raw, str) or not raw.isascii() or len(raw) > 1000:
+        raise InvalidAction("input/proxy", field=field)
+    out = []
+    for part in filter(None, (p.strip() for p in raw.split(","))):
+        try:
+            out.append(str(ipaddress.ip_network(part, strict=False)) if "/" in part
+                       else str(ipaddress.ip_address(part)))  # fmt: skip
+        except ValueError:
+            raise InvalidAction("input/proxy", field=field) from None
+    return ",".join(out)
+
+
 def read_file(path: Path, field: str, *, max_bytes: int = MAX_JSON_BYTES) -> bytes:
     """A regular file's bytes, at most ``max_bytes``. Anything else (a FIFO, a device such as
     ``/dev/zero``, a folder) is refused as ``input/not_file`` without a byte read: opened

@@ -29,6 +29,7 @@ from aids.live.render import Rendering, render
 from aids.live.wall import WALL, render_wall, wall_version
 from aids.meets import MeetService
 from aids.tables import TableService
+from aids.tables.attempts import KeyAttempts
 from aids.tables.chances import ChanceService
 
 log = logging.getLogger(__name__)
@@ -163,6 +164,18 @@ class Hub:
         watched.published.pop(lang, None)
         if not watched.watchers:
             self._watched.pop(watched.public_id, None)
+
+    def held(self, key: str, lang: Lang) -> Published | None:
+        """The newest drawing of ``key`` in ``lang`` if this process holds one (phones are
+        watching it), without asking the store."""
+        watched = self._watched.get(key)
+        if watched is None:
+            return None
+        return watched.published.get(lang) or next(iter(watched.published.values()), None)
+
+    def attempts(self) -> KeyAttempts:
+        """The budget of wrong links per client: the table service's (one per store)."""
+        return self._tables().key_attempts
 
     @property
     def phones(self) -> int:

@@ -17,6 +17,7 @@ referee's link opened at ``/live/`` shows what any phone shows.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,11 +27,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
-from aids.core.errors import AidsError
+from aids.core.errors import AidsError, Forbidden, NotFound
 from aids.core.i18n import LANGS, Lang, normalise_lang, t
-from aids.live.hub import Hub
+from aids.live.hub import Hub, Published
 from aids.live.wall import WALL
 from aids.paths import TEMPLATES
+from aids.tables.attempts import LOCAL
 
 STATIC = Path(__file__).resolve().parent / "static"
 NO_SCRIPT_SECONDS = 15
@@ -68,13 +70,36 @@ def phone_lang(request: Request) -> Lang:
 def live_routes(hub: Hub) -> list[BaseRoute]:
     """The routes, all served from ``hub``'s drawings."""
 
+    async def look_up(request: Request, key: str, lang: Lang) -> Published:
+        """``key``'s newest drawing. Links to tables or events that do not exist are limited
+        per client (the table service's budget of wrong keys: a flood of wrong links costs
+        whoever sends it a wait, and stops reaching the store); the client is the address
+        the request came from, or the one the configured proxy forwarded
+        (``aids serve --proxy``). A client past its budget is still served a table that
+        phones are watching (its drawing is in memory): a right link keeps working."""
+        client = request.client.host if request.client else LOCAL
+        attempts = hub.attempts()
+        if attempts.over(client):  # still served what is in memory: a table being watched
+            known = hub.held(key, lang)
+            if known is not None:
+                return known
+            raise Forbidden("table/link_attempts", seconds=max(1, math.ceil(attempts.wait(client))))
+        try:
+            return await hub.newest(key, lang)
+        except NotFound:
+            try:
+                attempts.take(client)
+            except Forbidden as exc:
+                raise Forbidden("table/link_attempts", **exc.params) from None
+            raise
+
     async def drawn(request: Request, template: str, key: str, up: str) -> Response:
         """A page drawn from ``key``'s newest drawing (``up``: the way back to the root)."""
         lang = phone_lang(request)
         try:
-            published = await hub.newest(key, lang)
+            published = await look_up(request, key, lang)
         except AidsError as exc:
-            return _error(exc, lang, 404 if exc.code.endswith("/not_found") else 503, up)
+            return _error(exc, lang, _status(exc), up)
         rendering = published.rendering
         other = next(x for x in LANGS if x != lang)
         name = request.path_params.get("table") or request.path_params["meet"]
@@ -113,9 +138,9 @@ def live_routes(hub: Hub) -> list[BaseRoute]:
         lang = phone_lang(request)
         held = request.headers.get("last-event-id") or request.query_params.get("have")
         try:
-            await hub.newest(key, lang)  # a table or event that is not there: a plain 404
+            await look_up(request, key, lang)  # a table or event that is not there: a 404
         except AidsError as exc:
-            return _error(exc, lang, 404 if exc.code.endswith("/not_found") else 503)
+            return _error(exc, lang, _status(exc))
 
         async def stream() -> AsyncIterator[bytes]:
             yield f"retry: {RETRY_MS}\n\n".encode()
@@ -153,6 +178,12 @@ def live_routes(hub: Hub) -> list[BaseRoute]:
     ]
 
 
+def _status(exc: AidsError) -> int:
+    if isinstance(exc, NotFound):
+        return 404
+    return 429 if exc.code == "table/link_attempts" else 503
+
+
 def _error(exc: AidsError, lang: Lang, status: int, up: str = "../") -> HTMLResponse:
     html = _templates.get_template("error.html").render(
         lang=lang,
@@ -162,7 +193,10 @@ def _error(exc: AidsError, lang: Lang, status: int, up: str = "../") -> HTMLResp
         static_at=f"{up}live/static/",
         up=up,
     )
-    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+    headers = {"Cache-Control": "no-store"}
+    if status == 429:
+        headers["Retry-After"] = str(exc.params.get("seconds", 1))
+    return HTMLResponse(html, status_code=status, headers=headers)
 
 
 _STATIC: dict[str, tuple[bytes, str]] = {}

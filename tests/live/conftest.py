@@ -42,6 +42,7 @@ async def asgi_get(
     *,
     chunks: int | None = None,
     timeout: float = 10.0,
+    client: str = "10.0.0.9",
 ) -> Answer:
     """GET ``path`` from ``app``; a stream is read for ``chunks`` body chunks, then the
     client goes away (as a phone closing the page does)."""
@@ -51,7 +52,7 @@ async def asgi_get(
         "scheme": "http", "path": route, "raw_path": route.encode(),
         "query_string": query.encode(), "root_path": "",
         "headers": [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()],
-        "client": ("10.0.0.9", 50000), "server": ("testserver", 80),
+        "client": (client, 50000), "server": ("testserver", 80),
     }  # fmt: skip
     gone = asyncio.Event()
     answer = Answer(0, {})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
+from urllib.parse import urljoin
 
 from aids.bench.referee import Referee
 from aids.live.hub import Hub
@@ -140,10 +141,11 @@ def test_the_page_speaks_the_phones_language_and_ships_its_own_script(
         assert "http://" not in ja.text and "https://" not in ja.text  # no CDN, no remote font
         script = ja.text.split('<script src="')[1].split('"')[0]
         style = ja.text.split('<link rel="stylesheet" href="')[1].split('"')[0]
-        for file in (script, style):
-            got = await asgi_get(app, f"/live/{file}")
+        for file in (urljoin(path, script), urljoin(path, style)):
+            assert file.startswith("/live/static/")
+            got = await asgi_get(app, file)
             assert got.status == 200 and "immutable" in got.headers["cache-control"]
-            again = await asgi_get(app, f"/live/{file}", {"If-None-Match": got.headers["etag"]})
+            again = await asgi_get(app, file, {"If-None-Match": got.headers["etag"]})
             assert again.status == 304 and not again.body
         assert (await asgi_get(app, "/live/static/other.js")).status == 404
 
@@ -176,5 +178,36 @@ def test_the_stream_is_unbuffered_and_starts_with_what_the_phone_lacks(
         assert missing.status == 404 and "見つかりません" in missing.text
         odd = await asgi_get(app, "/live/..%2Fetc/events")
         assert odd.status == 404
+
+    asyncio.run(run())
+
+
+def test_links_to_tables_that_do_not_exist_are_limited_per_client(
+    tables: TableService, referee: Callable[[str], Referee]
+) -> None:
+    """A flood of made-up links costs whoever sends it (the table service's budget of wrong
+    keys, per client address): ten are answered "not found", then the client waits (429 with
+    Retry-After, in its language) while another client is not held up; a table phones are
+    watching still opens for the flooding client."""
+    ref = referee("derby")
+    ref.write()
+    hub = Hub(lambda: tables, lambda: None, tick=0.02)
+    app = app_of(hub)
+
+    async def run() -> None:
+        watching = hub.follow(ref.public_id, "en", None).__aiter__()
+        await next_chunk(watching)
+        for i in range(10):
+            miss = await asgi_get(app, f"/live/Made{i:02d}upTable000000000000?lang=en")
+            assert miss.status == 404
+        paused = await asgi_get(app, "/live/Made99upTable000000000000?lang=ja")
+        assert paused.status == 429 and "秒後" in paused.text
+        assert int(paused.headers["retry-after"]) >= 1
+        stream = await asgi_get(app, "/live/Made98upTable000000000000/events")
+        assert stream.status == 429
+        assert (await asgi_get(app, f"/live/{ref.public_id}?lang=en")).status == 200
+        other = await asgi_get(app, "/live/Made97upTable000000000000", client="10.0.0.7")
+        assert other.status == 404
+        await watching.aclose()  # type: ignore[attr-defined]
 
     asyncio.run(run())
