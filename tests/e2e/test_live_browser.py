@@ -90,3 +90,47 @@ def test_a_phone_follows_a_race_and_catches_up_after_losing_the_wifi(
         context.close()
     finally:
         ref.close()
+
+
+def test_twenty_phones_follow_a_whole_race_and_one_reopened_mid_race_catches_up(
+    server: tuple[str, Path], browser: Any
+) -> None:
+    """Issue 27 §4 "20 phone pages follow a whole Derby race": the hand-worked race of the
+    Derby's tests, step by step from another device; every phone shows every position (the
+    newest within a few seconds: the benchmark measures the second), and a phone closed
+    mid-race and opened again shows the newest position at once."""
+    from aids.registry import engines
+    from aids.store.sqlite import SqliteStore
+    from aids.tables import TableService
+    from tests.e2e.scenes import new_table, record
+    from tests.games.derby.test_full_race import RACE
+
+    base, db = server
+    service = TableService(SqliteStore(db), engines())
+    pid, key = new_table(service, "Twenty phones", 3)
+    # a browser holds six connections per site, and each phone holds one to its stream: a
+    # context of its own per phone, as twenty devices are
+    contexts = [browser.new_context(viewport=PHONE) for _ in range(20)]
+    phones = [context.new_page() for context in contexts]
+    for phone in phones:
+        phone.goto(f"{base}/live/{pid}?lang=en")
+        phone.wait_for_function("document.body.dataset.seq === '0'", timeout=20000)
+    slowest = 0.0
+    for i, step in enumerate(RACE):
+        if i == 10:
+            phones[0].close()
+        record(service, pid, key, [step])
+        seq = service.seq(pid)
+        for phone in phones[1:] if i >= 10 else phones:
+            slowest = max(slowest, wait_shown(phone, seq, within=10))
+        if i == 20:
+            phones[0] = contexts[0].new_page()
+            phones[0].goto(f"{base}/live/{pid}?lang=en")
+            assert phones[0].evaluate("document.body.dataset.seq") == str(seq)
+            assert f"Step {seq}" in phones[0].inner_text("#s-last")
+    print(f"slowest phone: {slowest:.2f} s over {len(RACE)} steps")
+    assert slowest < 5
+    assert service.snapshot(pid).outcome is not None  # the whole race was followed
+    assert "Race over" in phones[5].inner_text("#s-next")
+    for context in contexts:
+        context.close()
