@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install what the tests need — Debian's chromium for the browser tests (with Japanese and
-# emoji fonts), Debian's postgresql server binaries for the PostgreSQL store's tests, the
-# project with its [test] extras in .venv — then lint, type-check and run the whole test
-# suite. The tests start a throwaway PostgreSQL server of their own (a temporary folder, a
+# emoji fonts), Debian's postgresql server binaries for the PostgreSQL store's tests, nginx
+# for the proxy's test, the project with its [test] extras in .venv — then lint, type-check
+# and run the whole test suite. The tests start a throwaway PostgreSQL server of their own (a temporary folder, a
 # free port; stopped at the end: tests/conftest.py), or use AIDS_TEST_DATABASE_URL if set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,8 @@ compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || missing+=(postgres
 # them chromium draws empty boxes of another width)
 [ -e /usr/share/fonts/opentype/ipafont-gothic ] || missing+=(fonts-ipafont-gothic)
 [ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
+# nginx for the test of two trackers behind the venue guide's proxy (docs/venue/)
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
 if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
