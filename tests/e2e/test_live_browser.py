@@ -134,3 +134,27 @@ def test_twenty_phones_follow_a_whole_race_and_one_reopened_mid_race_catches_up(
     assert "Race over" in phones[5].inner_text("#s-next")
     for context in contexts:
         context.close()
+
+
+def test_without_javascript_the_page_reloads_itself_with_the_newest_position(
+    server: tuple[str, Path], browser: Any
+) -> None:
+    """Issue 27 §1 "without JavaScript the page still refreshes itself": a phone with its
+    script off shows a write within the page's reload time (15 s), and says it reloads."""
+    base, db = server
+    ref = Referee(db, "ekiden", 5)
+    try:
+        ref.write()
+        context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+        page = context.new_page()
+        page.goto(f"{base}/live/{ref.public_id}?lang=en")
+        assert "step 1" in page.inner_text("#s-head")
+        assert "reloads itself every 15 seconds" in page.inner_text("main")
+        seq = ref.write()
+        deadline = time.monotonic() + 25
+        while f"step {seq}" not in page.inner_text("#s-head"):
+            assert time.monotonic() < deadline, "the page did not reload"
+            page.wait_for_timeout(500)
+        context.close()
+    finally:
+        ref.close()
