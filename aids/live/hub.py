@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import threading
 import time
+import zlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Hashable
 from dataclasses import dataclass, field
 
 from aids.core.errors import AidsError
-from aids.core.i18n import Lang
+from aids.core.i18n import Lang, t
 from aids.live.render import Rendering, render
 from aids.live.wall import WALL, render_wall, wall_version
 from aids.meets import MeetService
@@ -38,6 +41,20 @@ TICK = 0.1  # seconds between looks at the watched tables (a write here wakes it
 PING = 15.0  # seconds of quiet before a ping keeps the stream (and any proxy) open
 SAME = b"event: same\ndata: \n\n"  # the phone holds the newest drawing already
 PING_EVENT = b"event: ping\ndata: \n\n"  # still here (the phone's script times its silence)
+# A stream may be compressed (``Accept-Encoding: gzip``) and still be the same bytes for every
+# phone: one gzip header, then each event deflated on its own (a fresh compressor, flushed to
+# a byte boundary), so any event's bytes follow any other's. A step's message is 1–3 KB so.
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+KEEP_ASSETS = 256  # pictures kept for the phones to fetch (a track per table: a few)
+
+
+def deflated(data: bytes) -> bytes:
+    """``data`` as a piece of a deflate stream that needs nothing before or after it."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)
+
+
+SAME_Z, PING_Z = deflated(SAME), deflated(PING_EVENT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +67,17 @@ class Published:
     before: str  # the tag of the drawing ``diff`` starts from ("" for none)
     at: float  # when it was drawn (time.time())
     version: Hashable = None  # what it was drawn from (``Hub._version``)
+    full_z: bytes = b""  # the same, deflated (``deflated``)
+    diff_z: bytes = b""
 
-    def bytes_for(self, held: str | None) -> bytes:
-        """What a phone holding the drawing tagged ``held`` is sent ("" if it has this one)."""
+    def bytes_for(self, held: str | None, *, packed: bool = False) -> bytes:
+        """What a phone holding the drawing tagged ``held`` is sent ("" if it has this one),
+        deflated for a compressed stream (``packed``)."""
         if held == self.rendering.tag:
             return b""
-        return self.diff if held and held == self.before else self.full
+        if held and held == self.before:
+            return self.diff_z if packed else self.diff
+        return self.full_z if packed else self.full
 
 
 @dataclass
@@ -69,6 +91,13 @@ class Watched:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     version: Hashable = None
     error: str = ""  # why the newest look failed (the store away)
+
+
+def _away(lang: Lang, packed: bool) -> bytes:
+    """The event that tells a phone this process cannot read the table now."""
+    data = json.dumps({"msg": t("table.store_away", lang)}, ensure_ascii=False)
+    chunk = f"event: away\ndata: {data}\n\n".encode()
+    return deflated(chunk) if packed else chunk
 
 
 class Hub:
@@ -92,35 +121,61 @@ class Hub:
         self._hooked: set[int] = set()
         self._kinds: dict[str, str] = {}
         self._drawing: dict[tuple[str, Lang], asyncio.Future[Published]] = {}
+        self._assets: OrderedDict[tuple[str, str], bytes] = OrderedDict()
         self.draws = 0  # drawings made (the benchmark reports the cost of one)
         self._lock = threading.Lock()
 
     # --- the phones' side ---------------------------------------------------------------
 
-    async def follow(self, public_id: str, lang: Lang, held: str | None) -> AsyncIterator[bytes]:
+    async def follow(
+        self, public_id: str, lang: Lang, held: str | None, *, packed: bool = False
+    ) -> AsyncIterator[bytes]:
         """The stream of one phone: the newest drawing it lacks now, then each change, and a
-        comment line after ``PING`` quiet seconds. Ends when the phone goes (cancelled)."""
+        ping after ``PING`` quiet seconds; each event deflated for a compressed stream
+        (``packed``: after ``GZIP_HEADER``, which the caller sends). While this process
+        cannot read the table (the store away) the phone is told so ("away"), and told
+        again once it can. Ends when the phone goes (cancelled)."""
         self._start()
         watched = self._watch(public_id, lang)
+        same, ping = (SAME_Z, PING_Z) if packed else (SAME, PING_EVENT)
+        away = False
         try:
             first = await self.newest(public_id, lang)
-            chunk = first.bytes_for(held)
+            chunk = first.bytes_for(held, packed=packed)
             held = first.rendering.tag
-            yield chunk or SAME
+            yield chunk or same
             while True:
-                event = watched.changed
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), PING)
-                published = watched.published.get(lang)
-                if not event.is_set() or published is None:
-                    yield PING_EVENT
+                # what changed while this phone's last event was being sent is sent now: only
+                # with nothing new does it wait (else a change in between would be lost)
+                if not self._news(watched, lang, held, away):
+                    try:
+                        await asyncio.wait_for(watched.changed.wait(), PING)
+                    except TimeoutError:
+                        yield ping
+                        continue
+                if watched.error:
+                    if not away:
+                        away = True
+                        yield _away(lang, packed)
                     continue
-                chunk = published.bytes_for(held)
+                published = watched.published.get(lang)
+                if published is None:
+                    continue
+                chunk = published.bytes_for(held, packed=packed)
                 held = published.rendering.tag
-                if chunk:
-                    yield chunk
+                if chunk or away:
+                    away = False
+                    yield chunk or same
         finally:
             self._unwatch(watched, lang)
+
+    @staticmethod
+    def _news(watched: Watched, lang: Lang, held: str | None, away: bool) -> bool:
+        """Whether a phone holding ``held`` (told "away" or not) has something to be sent."""
+        if bool(watched.error) != away:
+            return True
+        published = watched.published.get(lang)
+        return published is not None and published.rendering.tag != held
 
     async def newest(self, public_id: str, lang: Lang) -> Published:
         """The newest drawing of the table in ``lang`` (drawn now if there is none yet).
@@ -219,8 +274,12 @@ class Hub:
                 watched = self._watched.get(pid)
                 if watched is None:
                     continue
-                if isinstance(drawn, str):
-                    watched.error = drawn
+                if isinstance(drawn, str) or drawn is None:
+                    error = drawn or ""
+                    if error != watched.error:  # the store went away, or came back
+                        watched.error = error
+                        event, watched.changed = watched.changed, asyncio.Event()
+                        event.set()
                     continue
                 watched.error = ""
                 for lang, published in drawn.items():
@@ -233,14 +292,16 @@ class Hub:
 
     def _look(
         self, wanted: dict[str, tuple[list[Lang], Hashable]]
-    ) -> dict[str, dict[Lang, Published] | str]:
+    ) -> dict[str, dict[Lang, Published] | str | None]:
         """For each watched table whose position or figures moved on (each wall whose event
-        did): its new drawings."""
+        did): its new drawings; None for one unchanged; the error's code for one this
+        process could not read."""
         self._hook(self._tables())
-        out: dict[str, dict[Lang, Published] | str] = {}
+        out: dict[str, dict[Lang, Published] | str | None] = {}
         for key, (langs, version) in wanted.items():
             try:
                 if self._version(key) == version:
+                    out[key] = None
                     continue
                 out[key] = {lang: self._publish(key, lang) for lang in langs}
             except AidsError as exc:
@@ -285,14 +346,28 @@ class Hub:
         watched = self._watched.get(key)
         before = watched.published.get(lang) if watched is not None else None
         previous = before.rendering if before is not None else None
+        full, diff = rendering.message(None), rendering.message(previous)
+        with self._lock:
+            for name, body in rendering.assets.items():
+                self._assets[(key, name)] = body
+                self._assets.move_to_end((key, name))
+            while len(self._assets) > KEEP_ASSETS:
+                self._assets.popitem(last=False)
         return Published(
             rendering,
-            rendering.message(None),
-            rendering.message(previous),
+            full,
+            diff,
             previous.tag if previous is not None else "",
             time.time(),
             version,
+            deflated(full),
+            deflated(diff),
         )
+
+    def asset(self, key: str, name: str) -> bytes | None:
+        """A picture of ``key``'s drawings (``render``'s assets), if this process holds it."""
+        with self._lock:
+            return self._assets.get((key, name))
 
     def _hook(self, tables: TableService) -> None:
         if id(tables) not in self._hooked:

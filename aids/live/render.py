@@ -15,10 +15,12 @@ top of the board: ``GamePage.board_top``), then ``chances`` (compact: the leader
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aids.core.i18n import Lang, t
@@ -35,6 +37,11 @@ from aids.ui.table_log import describe_entry
 
 SECTIONS = ("head", "last", "next", "standings", "board", "chances", "chart", "log", "style")
 _STYLE = re.compile(r"<style>.*?</style>", re.S)
+# a picture embedded in a section (the Grand National's track): served once by its own URL
+_DATA_IMAGE = re.compile(
+    r'<img ([^>]*?)src="data:image/(svg\+xml|png|jpeg);base64,([A-Za-z0-9+/=]+)"'
+)
+_EXT = {"svg+xml": "svg", "png": "png", "jpeg": "jpg"}
 LOG_LINES = 12  # the live view's log: the newest lines (the full page has them all)
 LEADERS = 3  # chances shown before "all"
 
@@ -54,6 +61,7 @@ class Rendering:
     sections: Mapping[str, str]
     over: bool = False
     version: str = ""  # what a drawing of something else than a table was made from
+    assets: Mapping[str, bytes] = field(default_factory=dict)  # by file name, see ``assets``
 
     @property
     def tag(self) -> str:
@@ -115,6 +123,9 @@ def render(
         styles += _STYLE.findall(html)
         sections[name] = _STYLE.sub("", html)
     sections["style"] = "".join(dict.fromkeys(styles))
+    found: dict[str, bytes] = {}
+    for name, html in sections.items():
+        sections[name] = _DATA_IMAGE.sub(lambda m: _asset(m, snapshot.info.public_id, found), html)
     shown = -1 if figures is None or figures.estimate is None else figures.seq
     return Rendering(
         snapshot.info.public_id,
@@ -123,7 +134,20 @@ def render(
         lang,
         sections,
         over=snapshot.outcome is not None,
+        assets=found,
     )
+
+
+def _asset(match: re.Match[str], public_id: str, found: dict[str, bytes]) -> str:
+    """An embedded picture as a file of its own, named by its content (a phone fetches the
+    static track once and keeps it; a step's message carries its name, not its bytes). The
+    URL is relative to the table's page: ``<table>/asset/<name>``; lazily loaded, so a
+    picture the screen's width hides is never fetched."""
+    attrs, kind, data = match.groups()
+    body = base64.b64decode(data)
+    name = f"{hashlib.sha256(body).hexdigest()[:16]}.{_EXT[kind]}"
+    found[name] = body
+    return f'<img {attrs}loading="lazy" src="{public_id}/asset/{name}"'
 
 
 def _head(ctx: TableContext) -> str:

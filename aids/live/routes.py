@@ -16,6 +16,7 @@ referee's link opened at ``/live/`` shows what any phone shows.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 from collections.abc import AsyncIterator
@@ -29,7 +30,7 @@ from starlette.routing import BaseRoute, Route
 
 from aids.core.errors import AidsError, Forbidden, NotFound
 from aids.core.i18n import LANGS, Lang, normalise_lang, t
-from aids.live.hub import Hub, Published
+from aids.live.hub import GZIP_HEADER, Hub, Published, deflated
 from aids.live.wall import WALL
 from aids.paths import TEMPLATES
 from aids.tables.attempts import LOCAL
@@ -38,6 +39,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 NO_SCRIPT_SECONDS = 15
 RETRY_MS = 2000  # how soon a phone's browser reopens a dropped stream
 _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+_ASSET_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg"}
+_IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 
 _templates = jinja2.Environment(
     loader=jinja2.FileSystemLoader(TEMPLATES / "live"),
@@ -142,19 +145,37 @@ def live_routes(hub: Hub) -> list[BaseRoute]:
         except AidsError as exc:
             return _error(exc, lang, _status(exc))
 
+        packed = "gzip" in request.headers.get("accept-encoding", "")
+        headers = {
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",  # nginx: pass each event on as it comes
+            "Vary": "Accept-Encoding",
+        }
+        if packed:
+            headers["Content-Encoding"] = "gzip"
+
         async def stream() -> AsyncIterator[bytes]:
-            yield f"retry: {RETRY_MS}\n\n".encode()
-            async for chunk in hub.follow(key, lang, held):
+            retry = f"retry: {RETRY_MS}\n\n".encode()
+            yield GZIP_HEADER + deflated(retry) if packed else retry
+            async for chunk in hub.follow(key, lang, held, packed=packed):
                 yield chunk
 
-        return StreamingResponse(
-            stream(),
-            media_type="text/event-stream",
-            headers={
-                "Cache-Control": "no-store",
-                "X-Accel-Buffering": "no",  # nginx: pass each event on as it comes
-            },
-        )
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+    async def asset(request: Request) -> Response:
+        """A picture of a table's drawing, by its content's name (``render``): kept by the
+        phone for good. A process that has not drawn the table yet draws it first (behind a
+        proxy the page and its picture may come from two trackers)."""
+        public_id, name = request.path_params["table"], request.path_params["name"]
+        body = hub.asset(public_id, name)
+        if body is None:
+            with contextlib.suppress(AidsError):
+                await look_up(request, public_id, phone_lang(request))
+            body = hub.asset(public_id, name)
+        if body is None:
+            return Response(status_code=404)
+        kind = _ASSET_TYPES.get(Path(name).suffix, "application/octet-stream")
+        return Response(body, media_type=kind, headers=_IMMUTABLE)
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
@@ -162,7 +183,7 @@ def live_routes(hub: Hub) -> list[BaseRoute]:
         if name not in known:
             return Response(status_code=404)
         body, etag = known[name]
-        headers = {"Cache-Control": "public, max-age=31536000, immutable", "ETag": etag}
+        headers = {**_IMMUTABLE, "ETag": etag}
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)
         return Response(body, media_type=_TYPES[Path(name).suffix], headers=headers)
@@ -171,8 +192,10 @@ def live_routes(hub: Hub) -> list[BaseRoute]:
         Route("/live/static/{name}", static),
         Route("/live/{table}", page),
         Route("/live/{table}/events", table_events),
+        Route("/live/{table}/asset/{name}", asset),
         Route("/wall/table/{table}", table_wall),
         Route("/wall/table/{table}/events", table_events),
+        Route("/wall/table/{table}/asset/{name}", asset),
         Route("/wall/{meet}", event_wall),
         Route("/wall/{meet}/events", wall_events),
     ]

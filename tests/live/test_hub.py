@@ -6,11 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import zlib
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from urllib.parse import urljoin
 
+import pytest
+
 from aids.bench.referee import Referee
-from aids.live.hub import Hub
+from aids.core.errors import StoreError
+from aids.live.hub import GZIP_HEADER, Hub
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.live.conftest import app_of, asgi_get
 
@@ -209,5 +217,107 @@ def test_links_to_tables_that_do_not_exist_are_limited_per_client(
         other = await asgi_get(app, "/live/Made97upTable000000000000", client="10.0.0.7")
         assert other.status == 404
         await watching.aclose()  # type: ignore[attr-defined]
+
+    asyncio.run(run())
+
+
+def unpacked(chunks: list[bytes]) -> bytes:
+    """A compressed stream's bytes as the phone's browser reads them, chunk by chunk."""
+    reader = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    return b"".join(reader.decompress(chunk) for chunk in chunks)
+
+
+@pytest.mark.parametrize("kind", ["derby", "ekiden", "rally", "gn"])
+def test_a_compressed_stream_is_the_same_events_in_a_few_kilobytes_a_step(
+    tables: TableService, referee: Callable[[str], Referee], kind: str
+) -> None:
+    """Issue 27 §4 "≤ 4 KB per write per phone": a phone that accepts gzip is sent the same
+    events, each deflated once for every phone (any event's bytes follow any other's); a
+    step's message stays under 4 KB in every game over 40 random steps, the pictures (the
+    track) fetched once by their own address, never inside a step."""
+    ref = referee(kind)
+    hub = Hub(lambda: tables, lambda: None, tick=0.02)
+    app = app_of(hub)
+
+    async def run() -> None:
+        plain = hub.follow(ref.public_id, "en", None).__aiter__()
+        packed = hub.follow(ref.public_id, "en", None, packed=True).__aiter__()
+        chunks = [GZIP_HEADER, await next_chunk(packed)]
+        assert unpacked(chunks) == await next_chunk(plain)
+        for _ in range(40):
+            await asyncio.to_thread(ref.write)
+            step, raw = await next_chunk(packed), await next_chunk(plain)
+            chunks.append(step)
+            assert len(step) <= 4096, f"{kind}: a step's message is {len(step)} bytes"
+            assert b"data:image" not in raw
+        assert unpacked(chunks).endswith(raw)
+        for stream in (plain, packed):
+            await stream.aclose()  # type: ignore[attr-defined]
+        answer = await asgi_get(
+            app, f"/live/{ref.public_id}/events", {"Accept-Encoding": "gzip, br"}, chunks=2
+        )
+        assert answer.headers["content-encoding"] == "gzip"
+        assert b"retry: " in unpacked(answer.chunks) and b"id: " in unpacked(answer.chunks)
+
+    asyncio.run(run())
+
+
+def test_the_tracks_picture_is_served_by_its_own_address_by_any_tracker(
+    tables: TableService, referee: Callable[[str], Referee]
+) -> None:
+    """The Grand National's track is a picture of its own (``<table>/asset/<name>``), kept by
+    the phone for good; a tracker that has not drawn the table yet (another process behind
+    the proxy) draws it and serves the picture too; a name it never drew is a 404."""
+    ref = referee("gn")
+    ref.write()
+
+    async def run() -> None:
+        page = await asgi_get(app_of(Hub(lambda: tables, lambda: None)), f"/live/{ref.public_id}")
+        names = re.findall(rf'src="{re.escape(ref.public_id)}/asset/([0-9a-f]+\.svg)"', page.text)
+        assert names
+        other = app_of(Hub(lambda: tables, lambda: None))  # a second process
+        picture = await asgi_get(other, f"/live/{ref.public_id}/asset/{names[0]}")
+        assert picture.status == 200 and picture.headers["content-type"] == "image/svg+xml"
+        assert picture.body.startswith(b"<svg") and "immutable" in picture.headers["cache-control"]
+        missing = await asgi_get(other, f"/live/{ref.public_id}/asset/0000000000000000.svg")
+        assert missing.status == 404
+
+    asyncio.run(run())
+
+
+class AwayStore(SqliteStore):
+    """A SQLite store that can be made unreachable, as a database server going down is."""
+
+    away = False
+
+    def last_seq(self, table_id: int) -> int:
+        if self.away:
+            raise StoreError("store/io", path="test.sqlite3", detail="disk gone")
+        return super().last_seq(table_id)
+
+
+def test_phones_are_told_when_the_tracker_cannot_read_the_table_and_when_it_can_again(
+    db: Path, referee: Callable[[str], Referee]
+) -> None:
+    """Issue 27 §1 "it never shows an old position as current": while the tracker cannot
+    reach its data the phones are told so (an "away" event in their language); once it can,
+    they are sent what they lack."""
+    ref = referee("rally")
+    ref.write()
+    store = AwayStore(db)
+    tables = TableService(store, engines())
+    hub = Hub(lambda: tables, lambda: None, tick=0.02)
+
+    async def run() -> None:
+        phone = hub.follow(ref.public_id, "ja", None).__aiter__()
+        await next_chunk(phone)
+        store.away = True
+        told = events(await next_chunk(phone))
+        assert told[0]["event"] == "away" and "データ" in json.loads(told[0]["data"])["msg"]
+        await asyncio.to_thread(ref.write)  # written by another device meanwhile
+        store.away = False
+        back = events(await next_chunk(phone))
+        assert json.loads(back[0]["data"])["seq"] == ref.seq
+        await phone.aclose()  # type: ignore[attr-defined]
 
     asyncio.run(run())

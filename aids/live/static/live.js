@@ -19,6 +19,7 @@
 
   function fresh() {
     confirmed = Date.now();
+    why = "";
     if (body.classList.contains("stale")) {
       body.classList.remove("stale");
       conn.hidden = true;
@@ -28,10 +29,12 @@
     quiet = setTimeout(function () { lost(); reopen(); }, QUIET_MS);
   }
 
-  function lost() {
+  var why = "";
+  function lost(reason) {
+    if (typeof reason === "string") { why = reason; }
     body.classList.add("stale");
     var ago = Math.max(0, Math.round((Date.now() - confirmed) / 1000));
-    conn.textContent = body.dataset.lost + " " +
+    conn.textContent = (why || body.dataset.lost) + " " +
       body.dataset.stale.replace("{time}", fmtTime(confirmed)).replace("{n}", String(ago));
     conn.hidden = false;
   }
@@ -81,7 +84,11 @@
       fresh();
     };
     source.addEventListener("same", fresh);
-    source.addEventListener("ping", fresh);
+    source.addEventListener("ping", function () { if (!why) { fresh(); } });
+    source.addEventListener("away", function (e) {
+      clearTimeout(quiet);
+      lost(JSON.parse(e.data).msg);
+    });
     source.onerror = function () {
       lost();
       if (source.readyState === EventSource.CLOSED) { setTimeout(reopen, 2000); }
