@@ -21,17 +21,16 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from aids.core.i18n import Lang, t
 from aids.games.base import AnyGame
-from aids.games.chances import Estimate
 from aids.games.series import series_for
 from aids.live.svg import chart_svg
 from aids.tables import LogEntry, Snapshot
 from aids.tables.chances import Chances
 from aids.ui.common import html_text, speaking, tr
 from aids.ui.context import TableContext, page_for
+from aids.ui.insights import Figure, bar, figure_groups, how_made
 from aids.ui.standings import standings_html
 from aids.ui.table_log import describe_entry
 
@@ -198,14 +197,7 @@ def _chances(ctx: TableContext, figures: Chances | None) -> str:
     updating = html_text(tr("chances.updating"))
     stale = f' <span class="note">{updating}</span>' if figures.stale else ""
     groups = []
-    for group in model.groups:
-        rows = [
-            (m, v, e)
-            for m, v, e in zip(est.measures, est.values, est.errors, strict=True)
-            if m.group == group
-        ]
-        if not rows:
-            continue
+    for group, rows in figure_groups(model, est):
         best = sorted(rows, key=lambda r: r[1] if r[0].kind == "rank" else -r[1])
         caption = html_text(model.title(group, ctx.lang))
         top = _bars(ctx, best[:LEADERS], rows)
@@ -214,37 +206,22 @@ def _chances(ctx: TableContext, figures: Chances | None) -> str:
             every = _bars(ctx, rows, rows)
             rest = f"<details><summary>{html_text(tr('live.all'))}</summary>{every}</details>"
         groups.append(f'<div class="odds"><h3>{caption}</h3>{top}{rest}</div>')
-    return title + stale + "".join(groups) + _how(est, over=ctx.snapshot.outcome is not None)
+    how = how_made(est, stale=False, over=ctx.snapshot.outcome is not None)
+    return title + stale + "".join(groups) + f'<p class="note">{html_text(how)}</p>'
 
 
-def _bars(ctx: TableContext, shown: list[Any], group: list[Any]) -> str:
+def _bars(ctx: TableContext, shown: list[Figure], group: list[Figure]) -> str:
     model = ctx.game.chances(())
     assert model is not None
-    top = max((v for _, v, _ in group), default=0.0) or 1.0
     out = []
-    for measure, value, _error in shown:
-        name = html_text(model.label(ctx.snapshot.state, measure, ctx.lang))
-        if measure.kind == "probability":
-            width, text = 100 * value, f"{100 * value:.0f} %"
-        elif measure.kind == "rank":
-            width = 100 * (len(group) + 1 - value) / len(group)
-            text = f"{value:.1f}"
-        else:
-            places = 0 if top >= 100 else 1
-            width, text = 100 * value / top, f"{value:,.{places}f}"
+    for figure in shown:
+        name = html_text(model.label(ctx.snapshot.state, figure[0], ctx.lang))
+        width, text, _spread = bar(figure, group)
         out.append(
             f'<tr><th scope="row">{name}</th><td class="bar"><i style="width:{width:.0f}%">'
             f'</i></td><td class="num">{text}</td></tr>'
         )
     return f"<table>{''.join(out)}</table>"
-
-
-def _how(est: Estimate, *, over: bool) -> str:
-    if est.exact:
-        how = tr("chances.decided" if over else "chances.exact")
-    else:
-        how = tr("chances.sampled", n=f"{est.playouts:,}", error=f"{100 * est.worst_error:.1f}")
-    return f'<p class="note">{html_text(how)}</p>'
 
 
 def _chart(ctx: TableContext) -> str:

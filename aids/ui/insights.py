@@ -16,7 +16,7 @@ from dataclasses import replace
 import streamlit as st
 
 from aids.core.i18n import catalogue
-from aids.games.chances import Estimate
+from aids.games.chances import ChanceModel, Estimate, Measure
 from aids.store import store_locator
 from aids.tables import TableService
 from aids.tables.chances import BUDGET_SECONDS, PLAYOUTS, Chances, ChanceService
@@ -101,7 +101,7 @@ def _draw(ctx: TableContext, latest: Chances) -> None:
             return
         st.html(_bars(ctx, latest.estimate) + _mark(latest))
         over = ctx.snapshot.outcome is not None
-        st.caption(_how(latest.estimate, stale=latest.stale, over=over))
+        st.caption(how_made(latest.estimate, stale=latest.stale, over=over))
 
 
 def _mark(latest: Chances) -> str:
@@ -112,7 +112,8 @@ def _mark(latest: Chances) -> str:
     return f'<span class="aids-figures" data-seq="{latest.seq}" hidden aria-hidden="true"></span>'
 
 
-def _how(est: Estimate, *, stale: bool, over: bool) -> str:
+def how_made(est: Estimate, *, stale: bool, over: bool) -> str:
+    """How the figures were made, in one line (exact, or sampled with their error)."""
     if est.exact:
         how = tr("chances.decided" if over else "chances.exact")
     else:
@@ -123,34 +124,55 @@ def _how(est: Estimate, *, stale: bool, over: bool) -> str:
     return f"{tr('chances.updating')} {line}" if stale else line
 
 
+Figure = tuple[Measure, float, float]  # a measure, its value and its 95 % half-width
+
+
+def figure_groups(model: ChanceModel, est: Estimate) -> list[tuple[str, list[Figure]]]:
+    """The figures by the model's groups (a group with none left out), in the model's order."""
+    out = []
+    for group in model.groups:
+        rows = [
+            (m, v, e)
+            for m, v, e in zip(est.measures, est.values, est.errors, strict=True)
+            if m.group == group
+        ]
+        if rows:
+            out.append((group, rows))
+    return out
+
+
+def bar(figure: Figure, group: list[Figure]) -> tuple[float, str, str]:
+    """One figure as drawn among its ``group``: the bar's length (percent of the widest), the
+    value's words, and its spread ("" when too small to show).
+
+    >>> from aids.games.chances import Measure
+    >>> bar((Measure("player", 0), 0.25, 0.02), [])
+    (25.0, '25 %', ' ±2')
+    """
+    measure, value, error = figure
+    if measure.kind == "probability":
+        spread = f" ±{100 * error:.0f}" if error >= 0.005 else ""
+        return 100 * value, f"{100 * value:.0f} %", spread
+    if measure.kind == "rank":  # an expected place: 1 is best, the bar the longest
+        spread = f" ±{error:.1f}" if error >= 0.05 else ""
+        return 100 * (len(group) + 1 - value) / len(group), f"{value:.1f}", spread
+    # points or money: whole units once they run to hundreds (no cents)
+    top = max((v for _, v, _ in group), default=0.0) or 1.0
+    places = 0 if top >= 100 else 1
+    spread = f" ±{error:,.{places}f}" if error >= 0.5 * 10**-places else ""
+    return 100 * value / top, f"{value:,.{places}f}", spread
+
+
 def _bars(ctx: TableContext, est: Estimate) -> str:
     model = ctx.game.chances(())
     assert model is not None
     state = ctx.snapshot.state
     sections = []
-    for group in model.groups:
+    for group, figures in figure_groups(model, est):
         rows = []
-        figures = [
-            (m, v, e)
-            for m, v, e in zip(est.measures, est.values, est.errors, strict=True)
-            if m.group == group
-        ]
-        if not figures:
-            continue
-        top = max((v for _, v, _ in figures), default=0.0) or 1.0
-        for measure, value, error in figures:
-            name = html_text(model.label(state, measure, ctx.lang))
-            if measure.kind == "probability":
-                width, text = 100 * value, f"{100 * value:.0f} %"
-                spread = f" ±{100 * error:.0f}" if error >= 0.005 else ""
-            elif measure.kind == "rank":  # an expected place: 1 is best, the bar the longest
-                width = 100 * (len(figures) + 1 - value) / len(figures)
-                text = f"{value:.1f}"
-                spread = f" ±{error:.1f}" if error >= 0.05 else ""
-            else:  # points or money: whole units once they run to hundreds (no cents)
-                places = 0 if top >= 100 else 1
-                width, text = 100 * value / top, f"{value:,.{places}f}"
-                spread = f" ±{error:,.{places}f}" if error >= 0.5 * 10**-places else ""
+        for figure in figures:
+            name = html_text(model.label(state, figure[0], ctx.lang))
+            width, text, spread = bar(figure, figures)
             rows.append(
                 f'<tr><th scope="row">{name}</th>'
                 f'<td class="bar"><span style="width:{width:.1f}%"></span></td>'
