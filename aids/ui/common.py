@@ -32,7 +32,7 @@ FLASH = "_flash"
 
 
 _SHARED: dict[tuple[object, ...], Any] = {}
-_SHARED_LOCK = threading.Lock()
+_SHARED_LOCK = threading.RLock()  # a shared thing may be made of another (events of tables)
 
 
 def shared(key: tuple[object, ...], make: Callable[[], R]) -> R:
