@@ -114,6 +114,12 @@ def page_url(base: str, public_id: str, lang: str | None = None) -> str:
     return f"{base.rstrip('/')}/?{urlencode(params)}"
 
 
+def wall_url(base: str, public_id: str, lang: str | None = None) -> str:
+    """An event's wall (``aids.live.wall``): for a TV or a projector."""
+    query = f"?{urlencode({'lang': lang})}" if lang else ""
+    return f"{base.rstrip('/')}/wall/{quote(public_id, safe='')}{query}"
+
+
 def referee_url(base: str, public_id: str, key: str, lang: str | None = None) -> str:
     """The link that can record play: the viewer link plus the referee key."""
     params = {"table": public_id, "key": key} | ({"lang": lang} if lang else {})

@@ -34,6 +34,7 @@ from aids.live.hub import GZIP_HEADER, Hub, Published, deflated
 from aids.live.wall import WALL
 from aids.paths import TEMPLATES
 from aids.tables.attempts import LOCAL
+from aids.ui.common import LANG_LABELS
 
 STATIC = Path(__file__).resolve().parent / "static"
 NO_SCRIPT_SECONDS = 15
@@ -109,7 +110,7 @@ def live_routes(hub: Hub) -> list[BaseRoute]:
         html = _templates.get_template(template).render(
             lang=lang,
             other=other,
-            other_label=t(f"live.lang_{other}", lang),
+            other_label=LANG_LABELS[other],  # a language's name in itself
             t=lambda key, **kw: t(key, lang, **kw),
             table=name,
             sections=rendering.sections,

@@ -18,7 +18,7 @@ import streamlit as st
 
 from aids.core.errors import AidsError
 from aids.core.i18n import t
-from aids.core.links import meet_url, viewer_url
+from aids.core.links import meet_url, viewer_url, wall_url
 from aids.meets import MeetInfo, Scoring, Standing, TableStatus, scoring_of
 from aids.meets.scoring import DEFAULT_POINTS
 from aids.print.meet_sheet import render_meet_pack, render_standings
@@ -107,6 +107,9 @@ def _event_qr(info: MeetInfo) -> None:
         st.image(_qr(link), width=240, alt=tr("meet.link"))
         st.markdown(f"**{md_text(tr('meet.link'))}**")
         st.code(link, language=None, wrap_lines=True)
+        # the wall: this event on a TV or a projector (aids.live.wall)
+        wall = wall_url(base_url(), info.public_id, lang())
+        st.link_button(tr("meet.wall"), wall, type="tertiary", help=tr("meet.wall_help"))
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
