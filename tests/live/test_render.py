@@ -3,6 +3,7 @@ just happened in words, and a step's message that carries exactly what changed."
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from aids.games.derby.describe import horse_label
 from aids.live.render import SECTIONS, Rendering, last_words, render
 from aids.tables import TableService
 from aids.ui.context import TableContext
+from tests.ui.hostile import CORPUS, HOST, IMG_TAG
 
 KINDS = ("derby", "ekiden", "rally", "gn")
 RAW_KEY = re.compile(
@@ -124,3 +126,24 @@ def test_an_undo_is_what_just_happened(
     tables_ref.undo(ref.public_id, ref.key, 3)
     assert "Undo of step 3" in drawn(tables, ref.public_id, "en").sections["last"]
     assert "3" in drawn(tables, ref.public_id, "ja").sections["last"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_names_people_typed_stay_text_on_the_live_view_and_the_wall(
+    tables: TableService, kind: str
+) -> None:
+    """Names that are HTML or Markdown (``tests.ui.hostile``), as a table's title and its
+    players', are shown as typed: no element, link or picture is made of them on the live
+    view, and nothing points at their host."""
+    game = tables.game(kind)
+    low, high = game.info.seats
+    names = [n[:40] for n in CORPUS[: max(low, min(high, 4))]]
+    setup = game.setup_to_dict(game.default_setup(names, "en"))
+    info, _key = tables.create(kind, IMG_TAG, setup)
+    drawing = drawn(tables, info.public_id, "en")
+    page = "".join(v for k, v in drawing.sections.items() if k != "style")
+    for attr in re.findall(r'(?:src|href)="([^"]*)"', page):
+        assert HOST not in attr, attr  # nothing loaded from or linked to the names' host
+    for tag in ("<img src=http", '<a href="http', "<strong>", "<em>", "<code>"):
+        assert tag not in page, tag
+    assert html.escape(IMG_TAG) in drawing.sections["head"]
