@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from aids.core.links import page_url, referee_url
+from aids.core.links import page_url, referee_url, viewer_url
 from aids.games.derby import engine
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
@@ -225,7 +225,8 @@ def test_players_qr_is_one_tap_from_the_top(server: tuple[str, Path], browser: A
     tap(page, button)
     popover = page.locator("[data-testid='stPopoverBody']")
     popover.locator("img").wait_for()
-    assert popover.locator("code").inner_text().strip() == page_url(base, pid, "ja")
+    # the players' code opens the live view (issue 27)
+    assert popover.locator("code").inner_text().strip() == viewer_url(base, pid, "ja")
     shot(page, "referee-ja-players-qr")
 
 
