@@ -37,7 +37,8 @@ from aids.tables.chances import ChanceService
 
 log = logging.getLogger(__name__)
 
-TICK = 0.1  # seconds between looks at the watched tables (a write here wakes it at once)
+TICK = 0.05  # seconds between looks at the watched tables (a write here, or a PostgreSQL
+# notice of one anywhere, wakes it at once)
 PING = 15.0  # seconds of quiet before a ping keeps the stream (and any proxy) open
 SAME = b"event: same\ndata: \n\n"  # the phone holds the newest drawing already
 PING_EVENT = b"event: ping\ndata: \n\n"  # still here (the phone's script times its silence)
@@ -148,9 +149,10 @@ class Hub:
                 # what changed while this phone's last event was being sent is sent now: only
                 # with nothing new does it wait (else a change in between would be lost)
                 if not self._news(watched, lang, held, away):
-                    try:
-                        await asyncio.wait_for(watched.changed.wait(), PING)
-                    except TimeoutError:
+                    # woken by a change, or by the hub's ping round (one timer for every
+                    # phone, not one each)
+                    await watched.changed.wait()
+                    if not self._news(watched, lang, held, away):
                         yield ping
                         continue
                 if watched.error:
@@ -252,11 +254,18 @@ class Hub:
             loop.call_soon_threadsafe(self._wake.set)
 
     async def run(self) -> None:
-        """Look at the watched tables every tick (or when woken) and publish what changed."""
+        """Look at the watched tables every tick (or when woken) and publish what changed;
+        every ``PING`` seconds wake every phone, which pings when it has nothing new."""
+        pinged = time.monotonic()
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.tick)
             self._wake.clear()
+            if time.monotonic() - pinged >= PING:
+                pinged = time.monotonic()
+                for each in self._watched.values():
+                    event, each.changed = each.changed, asyncio.Event()
+                    event.set()
             if not self._watched:
                 continue
             # a language not drawn yet is being drawn for its first phone (``newest``)
@@ -370,6 +379,11 @@ class Hub:
             return self._assets.get((key, name))
 
     def _hook(self, tables: TableService) -> None:
+        """Be woken by writes through ``tables`` and, on PostgreSQL, by the notices of
+        writes anywhere (another tracker, the CLI, a second device)."""
         if id(tables) not in self._hooked:
             self._hooked.add(id(tables))
             tables.on_write(self.wake)
+            on_notice = getattr(tables.store, "on_notice", None)
+            if callable(on_notice):
+                on_notice(self.wake)

@@ -34,7 +34,18 @@ from aids.ui.insights import Figure, bar, figure_groups, how_made
 from aids.ui.standings import standings_html
 from aids.ui.table_log import describe_entry
 
-SECTIONS = ("head", "last", "next", "standings", "board", "chances", "chart", "log", "style")
+SECTIONS = (
+    "head",
+    "last",
+    "next",
+    "standings",
+    "board",
+    "updating",
+    "chances",
+    "chart",
+    "log",
+    "style",
+)
 _STYLE = re.compile(r"<style>.*?</style>", re.S)
 # a picture embedded in a section (the Grand National's track): served once by its own URL
 _DATA_IMAGE = re.compile(
@@ -111,6 +122,7 @@ def render(
                 + (f'<p class="note">{html_text(standings.note)}</p>' if standings.note else "")
             ),
             "board": page.board_top(ctx),
+            "updating": _updating(figures),
             "chances": _chances(ctx, figures),
             "chart": _chart(ctx),
             "log": _log(ctx),
@@ -194,20 +206,26 @@ def _chances(ctx: TableContext, figures: Chances | None) -> str:
     est = figures.estimate
     if est is None:
         return f'{title}<p class="note">{html_text(tr("chances.computing"))}</p>'
-    updating = html_text(tr("chances.updating"))
-    stale = f' <span class="note">{updating}</span>' if figures.stale else ""
     groups = []
     for group, rows in figure_groups(model, est):
         best = sorted(rows, key=lambda r: r[1] if r[0].kind == "rank" else -r[1])
         caption = html_text(model.title(group, ctx.lang))
         top = _bars(ctx, best[:LEADERS], rows)
         rest = ""
-        if len(rows) > LEADERS:
-            every = _bars(ctx, rows, rows)
-            rest = f"<details><summary>{html_text(tr('live.all'))}</summary>{every}</details>"
+        if len(rows) > LEADERS:  # the others, under the leaders
+            others = _bars(ctx, best[LEADERS:], rows)
+            rest = f"<details><summary>{html_text(tr('live.all'))}</summary>{others}</details>"
         groups.append(f'<div class="odds"><h3>{caption}</h3>{top}{rest}</div>')
     how = how_made(est, stale=False, over=ctx.snapshot.outcome is not None)
-    return title + stale + "".join(groups) + f'<p class="note">{html_text(how)}</p>'
+    return title + "".join(groups) + f'<p class="note">{html_text(how)}</p>'
+
+
+def _updating(figures: Chances | None) -> str:
+    """While the figures shown are the last position's: a line saying they are updating (a
+    section of its own, so the figures themselves are sent once, when they are in)."""
+    if figures is None or figures.estimate is None or not figures.stale:
+        return ""
+    return f'<p class="note">{html_text(tr("chances.updating"))}</p>'
 
 
 def _bars(ctx: TableContext, shown: list[Figure], group: list[Figure]) -> str:

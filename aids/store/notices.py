@@ -38,6 +38,13 @@ class Heard:
         self._connected = False
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_notice(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` (from the listening thread: it must be quick) whenever a
+        table's log moves on by a notice (the live view looks at once)."""
+        with self._lock:
+            self._listeners.append(listener)
 
     def seq(self, table_id: int, read: Callable[[int], int]) -> int:
         with self._lock:
@@ -99,6 +106,9 @@ class Heard:
         with self._lock:
             if newest > self._seqs.get(table_id, -1):
                 self._seqs[table_id] = newest
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener()
 
     def stop(self) -> None:
         self._stopping.set()

@@ -25,7 +25,7 @@ never see each other.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, LiteralString
 
@@ -211,6 +211,10 @@ class PostgresStore(PostgresMeets):
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s", (table_id,)
             ).fetchone()
         return int(row[0]) if row else 0
+
+    def on_notice(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` when a notice tells of a new log entry (``Heard.on_notice``)."""
+        self._heard.on_notice(listener)
 
     def seen_seq(self, table_id: int) -> int:
         return self._heard.seq(table_id, self.last_seq)

@@ -323,7 +323,7 @@ def _board(state: DerbyState, latest: Any, *, ended: bool, all_: bool) -> str:
             tip = describe.slot_tip(fence, lang())
             short = html_text(tr("derby.ui.slot_short", points=data.payout[fence]))
             abbr = f'<abbr title="{html_text(tip)}">{short}</abbr>'
-            head.append(cell(abbr, now, tag="th", tip=tip))
+            head.append(cell(abbr, now, tag="th"))  # the explanation is the abbr's title
         head.append(cell(html_text(tr("derby.ui.fence_short", n=fence)), now, tag="th"))
     rows = []
     for row, horse in enumerate(state.setup.horses):
