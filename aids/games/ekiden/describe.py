@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aids.core.i18n import t
 from aids.games.ekiden.data import load
+from aids.games.ekiden.engine import standings
 from aids.games.ekiden.model import Action, EkidenState, Entry, Roster, Run, Runner, Situation
 
 MARK_SIGNS = {"o": "○", "-": "—", "x": "×"}
@@ -64,3 +65,34 @@ def describe(state: EkidenState, action: Action, lang: str) -> str:
         runner=runner_text(entry.runner, lang),
         declared=entry.declared,
     )
+
+
+def aftermath(before: EkidenState, after: EkidenState, lang: str) -> tuple[str, ...]:
+    """What a step caused beyond its own line: a leg run to its end (the team with leg rank 1,
+    the 区間賞), a new team in front, the relay over (its winner). Only the finished legs and
+    the pieces' places are read: both are on the table for every viewer.
+
+    >>> from aids.games.base import REFEREE
+    >>> from aids.games.ekiden.game import GAME
+    >>> from aids.games.ekiden.model import Run, Runner, Situation
+    >>> state = GAME.initial_state(GAME.default_setup(["Aki", "Ben", "Chie"], "en"))
+    >>> state = GAME.apply(state, Situation(1, ("o", "o", "o", "o", "o")), REFEREE)
+    >>> for team, runner in ((0, Runner(3, 2, 1)), (1, Runner(6, 3, 1))):
+    ...     state = GAME.apply(state, Run(team, 1, runner=runner), REFEREE)
+    >>> last = GAME.apply(state, Run(2, 1, runner=Runner(4, 2, 1)), REFEREE)
+    >>> aftermath(state, last, "en")
+    ('🔵 Ben is fastest on leg 1', '🔵 Ben takes the lead')
+    >>> aftermath(state, last, "ja")
+    ('第1区の区間賞は 🔵 Ben', '🔵 Ben が首位に立つ')
+    """
+    said: list[str] = []
+    if len(after.history) > len(before.history):
+        fastest = after.history[-1][0].team  # a finished leg is kept in leg-rank order
+        leg = len(after.history)
+        said.append(t("ekiden.after.leg_won", lang, leg=leg, team=team_label(after, fastest)))
+        leader = standings(after)[0]
+        if after.phase != "over" and leader != standings(before)[0]:
+            said.append(t("ekiden.after.lead", lang, team=team_label(after, leader)))
+    if after.phase == "over" and before.phase != "over":
+        said.append(t("ekiden.after.over", lang, team=team_label(after, standings(after)[0])))
+    return tuple(said)

@@ -11,7 +11,7 @@ from aids.games.base import CHANCE, Game, GameInfo, Outcome, Role
 from aids.games.ekiden import engine, paper
 from aids.games.ekiden.chances import EkidenChances
 from aids.games.ekiden.data import load
-from aids.games.ekiden.describe import describe
+from aids.games.ekiden.describe import aftermath, describe
 from aids.games.ekiden.model import (
     Action,
     EkidenSetup,
@@ -119,6 +119,9 @@ class Ekiden(Game[EkidenSetup, EkidenState, Action]):
 
     def describe(self, state: EkidenState, action: Action, lang: str) -> str:
         return describe(state, action, lang)
+
+    def aftermath(self, before: EkidenState, after: EkidenState, lang: str) -> tuple[str, ...]:
+        return aftermath(before, after, lang)
 
 
 GAME = Ekiden()

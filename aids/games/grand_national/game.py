@@ -10,7 +10,7 @@ from aids.games.base import CHANCE, REFEREE, Game, GameInfo, Outcome, Role, rank
 from aids.games.grand_national import engine, paper
 from aids.games.grand_national.chances import GnChances
 from aids.games.grand_national.data import load
-from aids.games.grand_national.describe import describe
+from aids.games.grand_national.describe import aftermath, describe
 from aids.games.grand_national.model import (
     Action,
     Bet,
@@ -145,6 +145,9 @@ class GrandNational(Game[GnSetup, GnState, Action]):
 
     def describe(self, state: GnState, action: Action, lang: str) -> str:
         return describe(state, action, lang)
+
+    def aftermath(self, before: GnState, after: GnState, lang: str) -> tuple[str, ...]:
+        return aftermath(before, after, lang)
 
 
 GAME = GrandNational()

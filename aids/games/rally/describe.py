@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aids.core.i18n import t
 from aids.games.rally.data import load
-from aids.games.rally.engine import travel_km
+from aids.games.rally.engine import placings, team_totals, travel_km
 from aids.games.rally.model import (
     Action,
     Attack,
@@ -79,6 +79,81 @@ def describe(state: RallyState, action: Action, lang: str) -> str:
     if count:
         return t("rally.log.end_turn_discard", lang, car=car, count=count)
     return t("rally.log.end_turn", lang, car=car)
+
+
+def listed(labels: list[str], lang: str) -> str:
+    """Names in a sentence: ``🔴 Aki, 🔵 Ben`` / ``🔴 Aki、🔵 Ben``."""
+    return ("、" if lang == "ja" else ", ").join(labels)
+
+
+def stuck_cars(state: RallyState) -> dict[int, str]:
+    """The cars on the road held by a jam, and the town of each (every car at a jammed town
+    is stuck, rule "Traffic jam")."""
+    return {
+        seat: place
+        for seat, place in enumerate(state.towns)
+        if place in state.jams and seat not in state.arrived
+    }
+
+
+def winners_text(state: RallyState) -> str:
+    """Who won a race that is over: the first place (cars sharing it too), or in team play the
+    team(s) with the most points — as the table page's status line says it."""
+    if state.setup.teams:
+        totals = team_totals(state)
+        best = [name for team, name in enumerate(state.setup.teams) if totals[team] == max(totals)]
+        return " · ".join(best)
+    return " · ".join(car_label(state, seat) for seat in placings(state)[0])
+
+
+def aftermath(before: RallyState, after: RallyState, lang: str) -> tuple[str, ...]:
+    """What a step caused beyond its own line: cars reaching the goal (their place), cars
+    held by a jam or let go by its clearing, a car given police (how many turns it will miss),
+    turns missed to police while play moved on, the discard pile shuffled into a new draw
+    pile, and the race over (its winner). Everything read here is on the table for all to
+    see: the cars' towns, the jams, statuses and turns, the piles' counts.
+
+    >>> from aids.games.base import REFEREE
+    >>> from aids.games.rally.game import GAME
+    >>> from aids.games.rally.model import Attack, Draw, EndTurn
+    >>> state = GAME.initial_state(GAME.default_setup(["Aki", "Ben", "Chie"], "en"))
+    >>> state = GAME.apply(state, Draw(0), REFEREE)
+    >>> police = GAME.apply(state, Attack(0, "police", 1), REFEREE)
+    >>> aftermath(state, police, "en")
+    ('🔵 Ben misses the next 2 turns',)
+    >>> aftermath(police, GAME.apply(police, EndTurn(0), REFEREE), "ja")
+    ('🔵 Benは警察で1回休み',)
+    """
+    said: list[str] = []
+    goal = town(after, after.setup.goal, lang)
+    for place, seat in enumerate(after.arrived, start=1):
+        if seat not in before.arrived:
+            car = car_label(after, seat)
+            said.append(t("rally.after.arrived", lang, car=car, goal=goal, place=place))
+    held, was_held = stuck_cars(after), stuck_cars(before)
+    for jammed in sorted({place for seat, place in held.items() if seat not in was_held}):
+        cars = [car_label(after, s) for s, p in held.items() if p == jammed and s not in was_held]
+        said.append(
+            t("rally.after.stuck", lang, cars=listed(cars, lang), town=town(after, jammed, lang))
+        )
+    freed = [car_label(after, s) for s in was_held if s not in held and s not in after.arrived]
+    if freed:
+        said.append(t("rally.after.freed", lang, cars=listed(freed, lang)))
+    for seat, turns in enumerate(after.police):
+        if turns > before.police[seat]:
+            said.append(t("rally.after.police", lang, car=car_label(after, seat), n=turns))
+    missed: dict[int, int] = {}
+    for record in after.turns[len(before.turns) :]:
+        if record.missed:
+            missed[record.seat] = missed.get(record.seat, 0) + 1
+    for seat, count in missed.items():
+        key = "rally.after.missed_one" if count == 1 else "rally.after.missed_many"
+        said.append(t(key, lang, car=car_label(after, seat), n=count))
+    if after.reshuffles > before.reshuffles:
+        said.append(t("rally.after.reshuffled", lang))
+    if after.phase == "over" and before.phase != "over":
+        said.append(t("rally.after.over", lang, winner=winners_text(after)))
+    return tuple(said)
 
 
 def reach_text(state: RallyState, advice: Advice, lang: str) -> str:

@@ -12,7 +12,7 @@ from aids.games.paper import PaperForm, PaperResult
 from aids.games.rally import engine, paper
 from aids.games.rally.chances import RallyChances
 from aids.games.rally.data import load
-from aids.games.rally.describe import describe
+from aids.games.rally.describe import aftermath, describe
 from aids.games.rally.model import (
     Action,
     EndRace,
@@ -121,6 +121,9 @@ class Rally(Game[RallySetup, RallyState, Action]):
 
     def describe(self, state: RallyState, action: Action, lang: str) -> str:
         return describe(state, action, lang)
+
+    def aftermath(self, before: RallyState, after: RallyState, lang: str) -> tuple[str, ...]:
+        return aftermath(before, after, lang)
 
 
 GAME = Rally()
