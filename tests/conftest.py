@@ -17,6 +17,8 @@ from aids.store.sqlite import SqliteStore
 from aids.store.throwaway import NoServer, ThrowawayServer, create_schema, with_schema
 from aids.tables import TableService
 
+pytest_plugins = ["tests.bad_input.tally"]
+
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
