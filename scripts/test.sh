@@ -24,4 +24,9 @@ source scripts/_venv.sh "[test]"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
-exec .venv/bin/python -m pytest "$@"
+# In parallel (pytest-xdist): AIDS_TEST_WORKERS processes (default 3: the browser tests wait
+# on the page much of the time, so a third worker fills a 2-core machine), each running whole
+# files (--dist loadfile) so a file's tracker server and browser stay in one worker. Each
+# worker has its own temporary folders, ports and throwaway PostgreSQL server. "-n 0" after
+# the command (bash scripts/test.sh -n 0) runs everything in this one process.
+exec .venv/bin/python -m pytest -n "${AIDS_TEST_WORKERS:-3}" --dist loadfile "$@"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.store.throwaway import NoServer, ThrowawayServer, create_schema, with_schema
 from aids.tables import TableService
+
+pytest_plugins = ["tests.bad_input.tally"]
 
 
 @pytest.fixture
@@ -37,6 +40,20 @@ def derby_table(service: TableService) -> tuple[str, str]:
 
 
 FAKE_PLUGIN = "tests.fakegame.plugin"
+MAIN = sys.modules["__main__"]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """Streamlit's AppTest runs a page as ``__main__`` and leaves it in ``sys.modules``: a
+    process started with "spawn" after it (a PostgreSQL appender, a chances worker) would
+    run that page's temporary file again as its main module and die. After each test the
+    runner's own ``__main__`` is put back, so a test does not depend on which ran before it
+    in its process (xdist gives each worker another order)."""
+    try:
+        return (yield)
+    finally:
+        sys.modules["__main__"] = MAIN
 
 
 @pytest.fixture

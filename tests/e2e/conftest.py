@@ -6,11 +6,13 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -44,11 +46,29 @@ def free_port() -> int:
 def tracker(script: Path = ROOT / "streamlit_app.py", **env: str) -> Iterator[str]:
     """A running ``streamlit run streamlit_app.py`` (or another ``script``) on a free port
     with ``env`` added (the store: ``AIDS_DB`` or ``AIDS_DATABASE_URL``); its base URL.
-    Stopped afterwards."""
-    port = free_port()
+    Stopped afterwards. The tests run in parallel (pytest-xdist), so a port found free can be
+    taken by another worker's server before this one binds it: a server that exits before it
+    answers is started again on another port (twice at most)."""
+    for attempt in range(3):
+        port = free_port()
+        with tempfile.TemporaryFile() as log:
+            proc = _start(script, port, env, log)
+            try:
+                if _healthy(proc, port):
+                    yield f"http://127.0.0.1:{port}"
+                    return
+            finally:
+                _stop(proc)
+            log.seek(0)
+            said = log.read().decode(errors="replace")
+        if attempt == 2 or "already in use" not in said:
+            raise RuntimeError(f"the tracker did not start:\n{said[-2000:]}")
+
+
+def _start(script: Path, port: int, env: dict[str, str], log: IO[bytes]) -> subprocess.Popen[bytes]:
     base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, AIDS_PUBLIC_URL=base, AIDS_CHANCE_PLAYOUTS="2000",
-               AIDS_CHANCE_SECONDS="0.5", **env)  # fmt: skip
+    full = dict(os.environ, AIDS_PUBLIC_URL=base, AIDS_CHANCE_PLAYOUTS="2000",
+                AIDS_CHANCE_SECONDS="0.5", **env)  # fmt: skip
     command = [
         sys.executable, "-m", "streamlit", "run", str(script),
         "--server.port", str(port), "--server.address", "127.0.0.1",
@@ -57,28 +77,33 @@ def tracker(script: Path = ROOT / "streamlit_app.py", **env: str) -> Iterator[st
         # and leave cached states holding the old classes
         "--server.fileWatcherType", "none",
     ]  # fmt: skip
-    proc = subprocess.Popen(
-        command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:  # poll the health endpoint, as Streamlit's own e2e tests do
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("the tracker did not start")
-            time.sleep(0.3)
-        yield base
-    finally:
-        proc.terminate()
+    return subprocess.Popen(command, env=full, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+
+def _healthy(proc: subprocess.Popen[bytes], port: int) -> bool:
+    """Polls the health endpoint, as Streamlit's own e2e tests do: True once it answers,
+    False if the server exited first; raises if it neither answers nor exits in 60 s."""
+    deadline = time.monotonic() + 60
+    while True:
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            pass
+        if proc.poll() is not None:
+            return False
+        if time.monotonic() > deadline:
+            raise RuntimeError("the tracker did not start")
+        time.sleep(0.3)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 @pytest.fixture(scope="module")

@@ -32,10 +32,8 @@ LONG = "長" * 40  # the longest name a table allows
 @cache
 def night(folder: Path) -> tuple[MeetService, str]:
     """An event of a finished Derby (the hand-worked race) and two fake-game tables, one
-    finished with a tie for second, one in play."""
-    import os
-
-    os.environ["AIDS_GAME_PLUGINS"] = "tests.fakegame.plugin"
+    finished with a tie for second, one in play. (The fake game is registered by the
+    ``event`` fixture, for the test only.)"""
     meets = MeetService(TableService(SqliteStore(folder / "night.sqlite3"), engines()))
     info, key = meets.create("金曜レースナイト Friday", "2025-03-07")
     derby = hand_worked(meets.tables)

@@ -17,6 +17,7 @@ from aids.games.derby.model import DerbySetup
 from aids.tables import TableService
 from aids.tables.chances import BUDGET_SECONDS, ChanceService, _workers, compute, job_limit
 from aids.tables.worker import JobFailed, JobTooLong, Worker
+from tests.tables import jobs
 
 PLAY = {"type": "play", "player": 0, "horse": 0, "card": "red:3"}
 
@@ -188,18 +189,8 @@ def test_a_busy_table_never_starves_a_quiet_one(
     assert pool.ran == [-1, 0, 2]  # the quiet table first, the busy one once
 
 
-def _forever(*_: Any) -> None:
-    """A job that never ends (a model stuck in a loop)."""
-    while True:
-        pass
-
-
 def _too_long(*_: Any) -> None:
     raise PlayoutTooLong("derby", 2_000)
-
-
-def _pid() -> int:
-    return os.getpid()
 
 
 @pytest.mark.timeout(120)
@@ -209,9 +200,9 @@ def test_a_job_past_its_time_limit_is_ended_and_the_next_job_runs() -> None:
     one table's estimate never stops the chances of every table on the server."""
     worker = Worker(limit=1.0)
     try:
-        first = worker.submit(_pid).result(timeout=110)
-        stuck = worker.submit(_forever)
-        after = worker.submit(_pid)
+        first = worker.submit(jobs.pid).result(timeout=110)
+        stuck = worker.submit(jobs.forever)
+        after = worker.submit(jobs.pid)
         with pytest.raises(JobTooLong):
             stuck.result(timeout=110)
         second = after.result(timeout=110)
@@ -229,7 +220,7 @@ def test_a_playout_too_long_comes_back_as_a_logged_failure_with_its_traceback() 
     try:
         with pytest.raises(JobFailed, match="PlayoutTooLong: derby: a playout did not end"):
             worker.submit(_too_long).result(timeout=110)
-        assert worker.submit(_pid).result(timeout=110) != os.getpid()
+        assert worker.submit(jobs.pid).result(timeout=110) != os.getpid()
     finally:
         worker.shutdown()
 
@@ -253,9 +244,10 @@ def test_a_worker_warms_up_in_its_own_process_before_its_first_job() -> None:
     worker = Worker(limit=60.0, warm=_mark_warm)
     broken = Worker(limit=60.0, warm=_fail_warm)
     try:
-        pid, warmed = worker.submit(_pid).result(timeout=110), worker.submit(_warmed).result(110)
+        pid = worker.submit(jobs.pid).result(timeout=110)
+        warmed = worker.submit(_warmed).result(timeout=110)
         assert warmed == str(pid) and pid != os.getpid() and _warmed() != str(pid)
-        assert broken.submit(_pid).result(timeout=110) != os.getpid()
+        assert broken.submit(jobs.pid).result(timeout=110) != os.getpid()
     finally:
         worker.shutdown()
         broken.shutdown()

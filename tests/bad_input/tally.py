@@ -1,4 +1,9 @@
-"""Counts the bad-input cases per surface and prints them at the end of the run."""
+"""Counts the bad-input cases per surface and prints them at the end of the run.
+
+A plugin of ``tests/conftest.py`` (``pytest_plugins``) rather than this folder's conftest: under
+pytest-xdist the controller, which prints the summary, never collects and so never loads a
+conftest below ``tests/``; it does load ``tests/conftest.py``, and every test's report
+reaches it."""
 
 from __future__ import annotations
 
