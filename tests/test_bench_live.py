@@ -88,7 +88,18 @@ def test_aids_bench_live_help_speaks_japanese_and_english() -> None:
     out = aids("--lang", "ja", "bench", "live", "--help", COLUMNS="72")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("使い方: aids bench live ")
-    allowed = {"aids", "bench", "live", "derby", "ekiden", "gn", "rally", "chromium", "nginx"}
+    allowed = {
+        "aids",
+        "bench",
+        "live",
+        "derby",
+        "ekiden",
+        "gn",
+        "rally",
+        "chromium",
+        "nginx",
+        "cProfile",
+    }
     assert english_words(out.stdout, allowed | {"Streamlit", "PostgreSQL"}) == [], out.stdout
     assert fits(out.stdout, 72), out.stdout
     en = aids("--lang", "en", "bench", "live", "--help")

@@ -46,6 +46,7 @@ import contextlib
 import json
 import math
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -58,7 +59,8 @@ from typing import Any
 
 from aids.bench.crowd import CHROMIUM, CHROMIUM_ARGS, _first_exception
 from aids.bench.crowd_report import rates, tracker_rates
-from aids.bench.live_report import LiveResult, Phase, phase_figures, report
+from aids.bench.live_clients import watch
+from aids.bench.live_report import LiveResult, Phase, phase_figures, report, sections_per_write
 from aids.bench.live_room import ClientProcess, established, first_loads, nginx
 from aids.bench.procs import Usage, free_port, server_cpu, start_server, stop, usage
 from aids.bench.referee import Referee
@@ -179,6 +181,7 @@ async def run(
     browser: bool = True,
     verbose: bool = True,
     keep_notes: Path | None = None,
+    profile: Path | None = None,
 ) -> LiveResult:
     """One run (see the module's doc); its figures."""
     from aids.cli.serve import raise_open_files
@@ -218,7 +221,8 @@ async def run(
             ports = []
             for t in range(trackers):
                 ports.append(free_port())
-                servers.append(start_server(locator, ports[-1], logs[t], playouts))
+                prof = profile.with_suffix(f".{t}.prof") if profile and t else profile
+                servers.append(start_server(locator, ports[-1], logs[t], playouts, profile=prof))
                 stack.callback(stop, servers[-1])
             pids = [s.pid for s in servers]
             proxy: tuple[int, int] | None = None
@@ -278,10 +282,15 @@ async def run(
             ) / max(1, len(specs)) / result.idle["wall_s"]  # fmt: skip
 
             say(f"writing every {interval} s for {seconds} s")
+            analyst = await watch("127.0.0.1", ports[0], path)  # one more: the sections' bytes
             nginx_a = server_cpu(proxy[1]) if proxy else math.nan
+            if profile is not None:  # the writing phase only
+                _signal(pids, signal.SIGUSR2)
             start, counted = go.usage(), (await process.ask("counters"))["bytes"]
             writes, _ = await go.write_for(seconds, interval)
             end = go.usage()
+            if profile is not None:
+                _signal(pids, signal.SIGUSR1)
             nginx_b = server_cpu(proxy[1]) if proxy else math.nan
             result.loaded = rates(start, end)
             result.nginx_cpu = (nginx_b - nginx_a) / result.loaded["wall_s"]
@@ -289,6 +298,11 @@ async def run(
                                        timeout=timeout_s)  # fmt: skip
             say(f"{waited['reached']} of {waited['of']} phones hold the last write")
             after = (await process.ask("counters"))["bytes"]
+            analyst.close()
+            if writes:
+                result.by_section, result.trimmed_bytes = sections_per_write(
+                    analyst.notes.bodies, writes[0][0], writes[-1][0]
+                )
             notes = (await process.records(tmp))[first : first + len(specs)]
             if keep_notes is not None:
                 keep_notes.write_text(json.dumps({"writes": writes, "notes": notes}))
@@ -327,6 +341,11 @@ async def run(
     if result.opened < clients and not result.stopped_early:
         result.stopped_early = f"only {result.opened} of {clients} phones opened"
     return result
+
+
+def _signal(pids: Sequence[int], sig: int) -> None:
+    for pid in pids:
+        os.kill(pid, sig)
 
 
 async def _warm(process: ClientProcess, ports: Sequence[int], path: str, pid: str) -> None:
@@ -469,7 +488,7 @@ def run_with(args: argparse.Namespace) -> int:
             trackers=args.trackers, postgres=args.postgres, database_url=args.database_url,
             behind_nginx=args.nginx, compare_streamlit=args.compare_streamlit,
             compare_seconds=args.compare_seconds, browser=not args.no_browser,
-            keep_notes=args.notes)
+            keep_notes=args.notes, profile=args.profile)
     )  # fmt: skip
     print(report(result))
     if args.json:

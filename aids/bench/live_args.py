@@ -34,3 +34,4 @@ def add_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
     where.add_argument("--postgres", action="store_true", help=said("postgres"))
     add("--json", type=Path, help=said("json"))
     add("--notes", type=Path, help=said("notes"))
+    add("--profile", type=Path, metavar="FILE", help=said("profile"))

@@ -54,13 +54,16 @@ class Notes:
     load_s: float = float("nan")
     errors: list[str] = field(default_factory=list)
     max: int = -1
+    bodies: list[str] = field(default_factory=list)  # each data event's text, if kept
 
 
 class SseClient(asyncio.Protocol):
     """One phone's event stream over a raw socket: HTTP/1.1, chunked or not, then SSE."""
 
-    def __init__(self, notes: Notes, request: bytes, first: asyncio.Future[None]) -> None:
-        self.notes, self.request, self.first = notes, request, first
+    def __init__(
+        self, notes: Notes, request: bytes, first: asyncio.Future[None], *, keep: bool = False
+    ) -> None:
+        self.notes, self.request, self.first, self.keep = notes, request, first, keep
         self.transport: asyncio.Transport | None = None
         self.head = b""
         self.body = b""  # chunked framing not yet decoded
@@ -142,6 +145,8 @@ class SseClient(asyncio.Protocol):
                 self.notes.errors.append(f"an event without its position: {data[:60]!r}")
                 continue
             seq = int(found.group(1))
+            if self.keep:
+                self.notes.bodies.append(data.decode())
             self.notes.events.append([seq, self.pending, now, ident])
             self.pending = 0
             if seq > self.notes.max:
@@ -172,6 +177,27 @@ class SseClient(asyncio.Protocol):
             self.transport.close()
 
 
+def request_for(host: str, port: int, path: str) -> bytes:
+    """A phone's request for its event stream, as ``EventSource`` makes it."""
+    return (
+        f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+        "Accept: text/event-stream\r\nCache-Control: no-store\r\n\r\n"
+    ).encode()
+
+
+async def watch(host: str, port: int, path: str, timeout: float = 60) -> SseClient:
+    """One more phone, in the caller's loop, keeping every event's text (``Notes.bodies``):
+    what the sections of each message weigh."""
+    loop = asyncio.get_running_loop()
+    first: asyncio.Future[None] = loop.create_future()
+    notes = Notes(-1, port)
+    _, client = await loop.create_connection(
+        lambda: SseClient(notes, request_for(host, port, path), first, keep=True), host, port
+    )
+    await asyncio.wait_for(first, timeout)
+    return client
+
+
 class Clients:
     """Every client of this process, and the commands that drive them."""
 
@@ -191,10 +217,7 @@ class Clients:
             notes = Notes(base + i, int(target["port"]), int(target.get("tracker", 0)))
             self.notes.append(notes)
             host = target.get("host", "127.0.0.1")
-            request = (
-                f"GET {target['path']} HTTP/1.1\r\nHost: {host}:{target['port']}\r\n"
-                "Accept: text/event-stream\r\nCache-Control: no-store\r\n\r\n"
-            ).encode()
+            request = request_for(host, int(target["port"]), target["path"])
             async with gate:
                 first: asyncio.Future[None] = loop.create_future()
                 source = target.get("source")

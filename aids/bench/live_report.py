@@ -4,6 +4,7 @@ issue's target and a baseline measured in the same run (``aids.bench.live``)."""
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from collections.abc import Sequence
@@ -34,6 +35,8 @@ class Phase:
     max_s: float = math.nan
     bytes_per_write: float = math.nan  # all bytes received in the phase / writes / clients
     bytes_per_write_max: float = math.nan  # the most one client received for one write
+    first_p50_s: float = math.nan  # per write, the first phone's latency (the hub's look, drawing)
+    spread_p50_s: float = math.nan  # per write, the last phone's minus the first's (fanning out)
     events_per_write: float = math.nan  # data events per write per client
     bytes_per_s: float = math.nan  # per client
     drawings: int = 0  # distinct drawings received (event ids): the hub's drawings, one language
@@ -70,6 +73,8 @@ class LiveResult:
     rss_with_mb: float = math.nan
     draw_ms: float = math.nan  # one drawing in the benchmark's process (CPU), the baseline
     sections: dict[str, int] = field(default_factory=dict)  # bytes of each, the last drawing
+    by_section: dict[str, float] = field(default_factory=dict)  # bytes per write, one phone
+    trimmed_bytes: float = math.nan  # per write, were each section sent as its changed middle
     write_p50_ms: float = math.nan
     nginx_cpu: float = math.nan  # cores over the writing phase
     per_tracker: list[dict[str, Any]] = field(default_factory=list)
@@ -100,6 +105,16 @@ def phase_figures(
         phase.max_s = max(lat)
     if not writes or not notes:
         return
+    firsts, spreads = [], []
+    for seq, at in writes:
+        got = [min((t for s, t in one.items() if s >= seq), default=math.nan) for one in seen]
+        got = [t - at for t in got if not math.isnan(t)]
+        if got:
+            firsts.append(min(got))
+            spreads.append(max(got) - min(got))
+    if firsts:
+        phase.first_p50_s = statistics.median(firsts)
+        phase.spread_p50_s = statistics.median(spreads)
     phase.bytes_per_write = sum(bytes_in) / len(writes) / len(notes)
     phase.bytes_per_s = sum(bytes_in) / len(notes) / wall_s if wall_s else math.nan
     first, last = writes[0][0], writes[-1][0]
@@ -116,6 +131,40 @@ def phase_figures(
     phase.bytes_per_write_max = most
     phase.events_per_write = events / len(writes) / len(notes)
     phase.drawings = len(tags)
+
+
+def sections_per_write(
+    bodies: Sequence[str], first: int, last: int
+) -> tuple[dict[str, float], float]:
+    """What one phone's messages for the writes ``first``..``last`` carried, per write: each
+    section's bytes (JSON-escaped, as on the wire) and, in all, what they would weigh if each
+    changed section were sent as the middle that differs from the one the phone holds (its
+    common start and end left out: two numbers more)."""
+    held: dict[str, str] = {}
+    sizes: dict[str, float] = {}
+    trimmed = 0
+    writes = max(1, last - first + 1)
+    for body in bodies:
+        message = json.loads(body)
+        for name, html in message["s"].items():
+            before = held.get(name, "")
+            held[name] = html
+            if not first <= message["seq"] <= last:
+                continue
+            sizes[name] = sizes.get(name, 0) + _escaped(html) / writes
+            start = 0
+            most = min(len(before), len(html))
+            while start < most and before[start] == html[start]:
+                start += 1
+            end = 0
+            while end < most - start and before[-1 - end] == html[-1 - end]:
+                end += 1
+            trimmed += _escaped(html[start : len(html) - end]) + len(f"[{start},{end},]")
+    return sizes, trimmed / writes
+
+
+def _escaped(text: str) -> int:
+    return len(json.dumps(text, ensure_ascii=False).encode()) - 2
 
 
 def ratio(a: float, b: float) -> str:
@@ -162,6 +211,9 @@ def report(r: LiveResult) -> str:
          f" ({_met(m.p95_s, TARGET_P95_S)})"),
         ("write → received max", f"{m.max_s:.3f} s", "", f"one phone alone {one.max_s:.3f} s",
          ratio(m.max_s, one.max_s)),
+        ("  the first phone / fanning out, p50", f"{m.first_p50_s:.3f} s / {m.spread_p50_s:.3f} s",
+         "", f"one phone alone {one.first_p50_s:.3f} s", "(per write: the first phone's"
+         " latency; the last's minus the first's)"),
         ("bytes per write per phone", f"{_kb(m.bytes_per_write)} avg,"
          f" {_kb(m.bytes_per_write_max)} max", f"≤ {TARGET_WRITE_BYTES // 1024} KB",
          f"a phone's first screen {_kb(r.first_bytes)}",
@@ -252,6 +304,14 @@ def report(r: LiveResult) -> str:
             "the last drawing's sections in a message (bytes): "
             + ", ".join(f"{k} {v:,}" for k, v in r.sections.items())
         )
+    if r.by_section:
+        lines.append(
+            "sent per write to one phone, by section (bytes): "
+            + ", ".join(f"{k} {v:,.0f}" for k, v in sorted(r.by_section.items(),
+                                                          key=lambda kv: -kv[1]))
+            + f"; {sum(r.by_section.values()):,.0f} in all; each section's changed middle"
+            f" only: {r.trimmed_bytes:,.0f}"
+        )  # fmt: skip
     for t, e in enumerate(r.per_tracker, 1):
         lines.append(
             f"tracker {t} (port {e['port']}): {e.get('clients', 0)} phones, missed"
