@@ -112,7 +112,7 @@ def test_twenty_phones_follow_every_write() -> None:
         pytest.fail(f"{CHROMIUM} is missing: the test command installs Debian's chromium")
     result = asyncio.run(
         run(20, 6.0, 2.0, idle_s=1.0, playouts=500, compare_streamlit=2, compare_seconds=4.0,
-            verbose=False)
+            verbose=False, baseline_writes=3)
     )  # fmt: skip
     text = report(result)
     assert result.errors == [] and not result.stopped_early, text

@@ -182,6 +182,7 @@ async def run(
     verbose: bool = True,
     keep_notes: Path | None = None,
     profile: Path | None = None,
+    baseline_writes: int = BASELINE_WRITES,
 ) -> LiveResult:
     """One run (see the module's doc); its figures."""
     from aids.cli.serve import raise_open_files
@@ -251,9 +252,9 @@ async def run(
             idle_to = go.usage()
             result.idle0 = rates(idle_from, idle_to)
 
-            say(f"one phone alone, {BASELINE_WRITES} writes")
+            say(f"one phone alone, {baseline_writes} writes")
             await go.live_phase(result.one, [{"port": ports[0], "path": path}],
-                                BASELINE_WRITES * interval, interval, tmp, timeout_s,
+                                baseline_writes * interval, interval, tmp, timeout_s,
                                 result.idle0)  # fmt: skip
 
             specs = await _specs(process, clients, ports, path, proxy)
