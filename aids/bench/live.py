@@ -207,7 +207,8 @@ async def run(
         if postgres or database_url:
             from aids.bench.pg import database
 
-            say("starting a throwaway PostgreSQL server" if database_url is None else "")
+            if database_url is None:
+                say("starting a throwaway PostgreSQL server")
             locator, db_pid = outer.enter_context(database(database_url))
             result.store = "postgresql"
         result.database = shown(str(locator))
