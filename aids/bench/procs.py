@@ -190,11 +190,14 @@ def start_server(
     log: Path,
     playouts: int | None = None,
     options: Sequence[str] = (),
+    profile: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     """``streamlit run streamlit_app.py`` as ``aids serve`` runs it (and the browser tests: no
     file watcher, so an edit elsewhere in the tree cannot reload code mid-run). ``options``:
     more Streamlit options as ``section.name=value`` (``runner.postScriptGC=false``). ``db``:
-    the SQLite file, or a ``postgresql://`` address (``AIDS_DATABASE_URL``)."""
+    the SQLite file, or a ``postgresql://`` address (``AIDS_DATABASE_URL``). ``profile``: run
+    it under cProfile (its main thread: the server's event loop), its statistics written
+    there on SIGUSR1 (``profile_hook``)."""
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, AIDS_PUBLIC_URL=base, AIDS_PORT=str(port))
     env.pop("AIDS_DATABASE_URL", None)  # the store is the one given, never the caller's
@@ -204,6 +207,10 @@ def start_server(
         env["AIDS_DB"] = str(db)
     if playouts is not None:
         env["AIDS_CHANCE_PLAYOUTS"] = str(playouts)
+    if profile is not None:
+        hook = str(Path(__file__).resolve().parent / "profile_hook")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [hook, env.get("PYTHONPATH", "")]))
+        env["AIDS_BENCH_PROFILE"] = str(profile)
     command = [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
         "--server.port", str(port), "--server.address", "127.0.0.1",

@@ -133,6 +133,14 @@ def _parser(lang: str) -> argparse.ArgumentParser:
     report.set_defaults(run=_report)
     bench = sub.add_parser("bench", help=t("cli.cmd.bench", lang))
     bench.set_defaults(run=_bench)
+    benches = bench.add_subparsers(metavar="BENCHMARK", help=t("cli.bench.which", lang))
+    live = benches.add_parser(
+        "live", help=t("cli.bench.live", lang), description=t("cli.bench.live", lang)
+    )
+    from aids.bench.live_args import add_arguments
+
+    add_arguments(live, lang)
+    live.set_defaults(run=_bench_live)
     meet_parser(sub, lang)
     return parser
 
@@ -396,3 +404,10 @@ def _bench(args: argparse.Namespace, lang: str) -> int:
         raise InvalidAction("output/bench_extras")
     run()
     return 0
+
+
+def _bench_live(args: argparse.Namespace, lang: str) -> int:
+    """``aids bench live``: the live view under a room of phones (``aids.bench.live``)."""
+    from aids.bench.live import run_with
+
+    return run_with(args)
