@@ -30,6 +30,7 @@ import re
 import statistics
 import sys
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +70,7 @@ class SseClient(asyncio.Protocol):
         self.body = b""  # chunked framing not yet decoded
         self.sse = b""  # decoded event text not yet split into events
         self.chunked: bool | None = None  # None: the headers are not in yet
+        self.unzip: Any = None  # a gzip reader when the stream is compressed
         self.pending = 0  # bytes received since the last event
         self.closing = False
         self.started = time.monotonic()
@@ -95,6 +97,8 @@ class SseClient(asyncio.Protocol):
                 k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:])
             }
             self.chunked = "chunked" in headers.get("transfer-encoding", "").lower()
+            if headers.get("content-encoding") == "gzip":  # as a browser, it accepted gzip
+                self.unzip = zlib.decompressobj(16 + zlib.MAX_WBITS)
             if self.notes.status != 200:
                 self._fail(f"HTTP {self.notes.status}")
                 return
@@ -102,7 +106,7 @@ class SseClient(asyncio.Protocol):
             self.body += data
             self._unchunk()
         else:
-            self.sse += data
+            self.sse += self.unzip.decompress(data) if self.unzip else data
         self._events(now)
 
     def _unchunk(self) -> None:
@@ -118,7 +122,8 @@ class SseClient(asyncio.Protocol):
                 break
             if len(body) < line + 2 + size + 2:
                 break
-            self.sse += body[line + 2 : line + 2 + size]
+            piece = body[line + 2 : line + 2 + size]
+            self.sse += self.unzip.decompress(piece) if self.unzip else piece
             at = line + 2 + size + 2
         self.body = body[at:]
 
@@ -181,7 +186,8 @@ def request_for(host: str, port: int, path: str) -> bytes:
     """A phone's request for its event stream, as ``EventSource`` makes it."""
     return (
         f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
-        "Accept: text/event-stream\r\nCache-Control: no-store\r\n\r\n"
+        "Accept: text/event-stream\r\nAccept-Encoding: gzip, deflate, br\r\n"
+        "Cache-Control: no-store\r\n\r\n"
     ).encode()
 
 

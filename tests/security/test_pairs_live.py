@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from aids.live.hub import Hub
 from aids.tables.chances import ChanceService
 from tests.live.conftest import app_of, asgi_get
+from tests.security.artefacts import wait_for_chances
 from tests.security.pairs import PUBLIC_ID, SCENARIOS, Pair
 from tests.security.test_pairs_service import assert_hidden
 
@@ -24,9 +26,14 @@ VIEWER_SECRETS = [s.name for s in SCENARIOS if "viewer" in s.roles]
 async def everything(pair: Pair, side: int, lang: str) -> str:
     """All a phone can fetch from one side's live view in ``lang``, the figures in."""
     tables = pair.services[side]
-    chances = ChanceService(tables, playouts=40, budget=100000.0)
+    # the figures computed in a thread (as the pair test of the chances does), and in before
+    # the page is drawn: both sides show the same position's figures
+    pool = ThreadPoolExecutor(1)
+    chances = ChanceService(tables, executor=pool, playouts=40, budget=100000.0)
     if chances.supported(pair.kind):
-        await asyncio.to_thread(chances.wait, PUBLIC_ID, 60.0)
+        seq = tables.seq(PUBLIC_ID)
+        chances.latest(PUBLIC_ID)
+        assert await asyncio.to_thread(wait_for_chances, lambda: chances.ready(PUBLIC_ID, seq))
     app = app_of(Hub(lambda: tables, lambda: chances))
     page = await asgi_get(app, f"/live/{PUBLIC_ID}?lang={lang}")
     stream = await asgi_get(app, f"/live/{PUBLIC_ID}/events?lang={lang}", chunks=2)
@@ -34,6 +41,7 @@ async def everything(pair: Pair, side: int, lang: str) -> str:
         app, f"/live/{PUBLIC_ID}/events?lang={lang}", {"Last-Event-ID": "0.-1." + lang}, chunks=2
     )
     assert page.status == stream.status == 200
+    pool.shutdown()
     # the drawing's time differs from run to run: the rest must not
     text = page.text.split('data-drawn="')[0] + page.text.split('data-drawn="')[1].split('"', 1)[1]
     return "\n".join((text, stream.text, held.text))
