@@ -112,7 +112,7 @@ def test_twenty_phones_follow_every_write() -> None:
         pytest.fail(f"{CHROMIUM} is missing: the test command installs Debian's chromium")
     result = asyncio.run(
         run(20, 6.0, 2.0, idle_s=1.0, playouts=500, compare_streamlit=2, compare_seconds=4.0,
-            verbose=False, baseline_writes=3)
+            verbose=False, baseline_writes=3, pages=2, pages_interval=0.3, race_writes=9)
     )  # fmt: skip
     text = report(result)
     assert result.errors == [] and not result.stopped_early, text
@@ -131,7 +131,12 @@ def test_twenty_phones_follow_every_write() -> None:
     first = result.first_load
     assert first["live"]["requests"] >= 3 and first["live"]["bytes"] > 0, text
     assert first["streamlit"]["requests"] > first["live"]["requests"], text
+    pages = result.pages
+    assert pages is not None and pages.pages == 2 and pages.writes == 9, text
+    assert pages.missed == 0 and pages.pairs == 9 + 7 and pages.reopened_after == 5, text
+    assert 0 < pages.p50_s <= pages.max_s < 10 and 0 < pages.caught_up_s < 10, text
     for row in ("missed (write, phone) pairs", "write → received p95", "bytes per write",
                 "server CPU per idle phone", "server CPU per write", "server RSS per phone",
-                "first load 390 px, live", "2 live vs 2 Streamlit"):  # fmt: skip
+                "first load 390 px, live", "2 live vs 2 Streamlit", "2 chromium pages",
+                "a page closed, opened again"):  # fmt: skip
         assert row in text, text

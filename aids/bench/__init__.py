@@ -4,6 +4,12 @@ target).
 
 - ``targets`` — ``aids bench`` (or ``python -m aids.bench``): the issues' performance targets
   (replay, record, sheets and packs, the Rally's reach, the chances, a slip photo read);
+- ``live`` — ``aids bench live`` (or ``python -m aids.bench.live``): a thousand phones on
+  one table's live view, the Streamlit viewers beside them, the first load, chromium pages
+  following a race, nginx in front of two trackers (docs/crowd.md); ``live_clients``: the
+  phones' process, ``live_report``: the figures and the table, ``live_room``: the clients'
+  process, the first load, nginx; ``live_pages``: the chromium pages; ``live_args``: the
+  options (``profile_hook``: cProfile inside a tracker);
 - ``crowd`` — ``python -m aids.bench.crowd``: many viewers on one table (docs/crowd.md);
   ``crowd_report``: what a run found, its figures and the table it prints;
 - ``pg`` — ``python -m aids.bench.pg``: the PostgreSQL store and several trackers

@@ -60,6 +60,7 @@ from typing import Any
 from aids.bench.crowd import CHROMIUM, CHROMIUM_ARGS, _first_exception
 from aids.bench.crowd_report import rates, tracker_rates
 from aids.bench.live_clients import watch
+from aids.bench.live_pages import PagesResult, follow_race
 from aids.bench.live_report import LiveResult, Phase, phase_figures, report, sections_per_write
 from aids.bench.live_room import ClientProcess, established, first_loads, nginx
 from aids.bench.procs import Usage, free_port, server_cpu, start_server, stop, usage
@@ -183,6 +184,9 @@ async def run(
     keep_notes: Path | None = None,
     profile: Path | None = None,
     baseline_writes: int = BASELINE_WRITES,
+    pages: int = 20,
+    pages_interval: float = 1.0,
+    race_writes: int | None = None,
 ) -> LiveResult:
     """One run (see the module's doc); its figures."""
     from aids.cli.serve import raise_open_files
@@ -327,6 +331,12 @@ async def run(
             if compare_streamlit:
                 await _compare(go, compare_streamlit, compare_seconds, interval, ports, path,
                                tmp, timeout_s)  # fmt: skip
+            if pages and browser and Path(CHROMIUM).exists():
+                say(f"{pages} chromium pages follow a whole race, a write every {pages_interval} s")
+                base = f"http://127.0.0.1:{proxy[0] if proxy else ports[0]}"
+                result.pages = await _pages(locator, game, base, pages, pages_interval,
+                                            race_writes, timeout_s)  # fmt: skip
+                result.errors += result.pages.errors
             ran = [log.stat().st_size for log in logs]
         for k, log in enumerate(logs):
             text = log.read_bytes()[: ran[k] if ran else None].decode(errors="replace")
@@ -343,6 +353,25 @@ async def run(
     if result.opened < clients and not result.stopped_early:
         result.stopped_early = f"only {result.opened} of {clients} phones opened"
     return result
+
+
+async def _pages(locator: Path | str, game: str, base: str, pages: int, interval: float,
+                 most: int | None, timeout_s: float) -> PagesResult:  # fmt: skip
+    """Chromium pages of a new table's live view while its race is written to the end."""
+    from playwright.async_api import async_playwright
+
+    referee = Referee(locator, game, seed=2)
+    try:
+        async with async_playwright() as driver:
+            browser = await driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                url = f"{base}/live/{referee.public_id}?lang=en"
+                return await follow_race(browser, url, referee, pages, interval, most=most,
+                                         timeout_s=timeout_s)  # fmt: skip
+            finally:
+                await browser.close()
+    finally:
+        referee.close()
 
 
 def _signal(pids: Sequence[int], sig: int) -> None:
@@ -490,7 +519,8 @@ def run_with(args: argparse.Namespace) -> int:
             trackers=args.trackers, postgres=args.postgres, database_url=args.database_url,
             behind_nginx=args.nginx, compare_streamlit=args.compare_streamlit,
             compare_seconds=args.compare_seconds, browser=not args.no_browser,
-            keep_notes=args.notes, profile=args.profile)
+            keep_notes=args.notes, profile=args.profile, pages=args.pages,
+            pages_interval=args.pages_interval)
     )  # fmt: skip
     print(report(result))
     if args.json:

@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
     add("--compare-streamlit", type=int, default=0, metavar="M", help=said("compare_streamlit"))
     add("--compare-seconds", type=float, default=30.0, help=said("compare_seconds"))
     add("--no-browser", action="store_true", help=said("no_browser"))
+    add("--pages", type=int, default=20, help=said("pages"))
+    add("--pages-interval", type=float, default=1.0, help=said("pages_interval"))
     add("--nginx", action="store_true", help=said("nginx"))
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--database-url", metavar="URL", help=said("database_url"))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aids.bench.crowd_report import latencies, quantile
+from aids.bench.live_pages import TARGET_SHOWN_S, PagesResult
 
 # issue 27 §4
 TARGET_P50_S = 0.1
@@ -80,6 +81,7 @@ class LiveResult:
     per_tracker: list[dict[str, Any]] = field(default_factory=list)
     compare: dict[str, Phase] = field(default_factory=dict)  # "live", "streamlit"
     first_load: dict[str, dict[str, Any]] = field(default_factory=dict)  # "live", "streamlit"
+    pages: PagesResult | None = None  # chromium pages following a whole race
     errors: list[str] = field(default_factory=list)
     server_log_tracebacks: int = 0
     stopped_early: str = ""
@@ -267,6 +269,19 @@ def report(r: LiveResult) -> str:
              target, "the Streamlit page" if name == "live" else "",
              verdict)
         )  # fmt: skip
+    if r.pages is not None:
+        p = r.pages
+        whole = "the whole race" if p.over else f"{p.writes} writes (not the whole race)"
+        shown = p.missed == 0 and p.late == 0 and p.over
+        rows += [
+            (f"{p.pages} chromium pages, {whole}",
+             f"{p.late} of {p.pairs} later than {TARGET_SHOWN_S:.0f} s, {p.missed} missed",
+             f"each ≤ {TARGET_SHOWN_S:.0f} s", f"p50 {p.p50_s:.3f} s, p95 {p.p95_s:.3f} s,"
+             f" max {p.max_s:.3f} s", "met" if shown else "NOT met"),
+            ("  a page closed, opened again", f"caught up in {p.caught_up_s:.2f} s",
+             "catches up", f"at position {p.reopened_after}",
+             "met" if p.caught_up_s <= TARGET_SHOWN_S + 5 else "NOT met"),
+        ]  # fmt: skip
     if r.compare:
         live, st = r.compare.get("live", Phase()), r.compare.get("streamlit", Phase())
         rows += [
