@@ -4,7 +4,7 @@ the piece's ink, its own dash and marker shape, so it reads without colour), its
 marked and named in the legend under the plot.
 
 >>> from aids.games.series import Line, Series
->>> s = Series("charts.derby.title", "charts.derby.x", "charts.derby.y", "charts.derby.who",
+>>> s = Series("chart.title", "chart.x", "chart.y", "chart.who",
 ...            (1, 2, 3), (Line("Aki", (0, 3, 5), colour="red"), Line("Ben", (0, 1, None))))
 >>> svg = chart_svg(s, "en")
 >>> svg.count("<polyline"), svg.count('role="img"')
