@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from aids.core.links import page_url, referee_url
+from aids.core.links import page_url, referee_url, viewer_url
 from aids.games.derby.model import DerbySetup
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
@@ -103,5 +103,5 @@ def test_sheet_downloaded_from_the_page_scans_to_the_viewer(
     download.value.save_as(path)
     pdf = path.read_bytes()
     assert pdf.startswith(b"%PDF")
-    assert decode_qr(pdf) == [page_url(base, info.public_id, "en")]
+    assert decode_qr(pdf) == [viewer_url(base, info.public_id, "en")]  # the live view
     assert "Aki" in page_text(pdf)
