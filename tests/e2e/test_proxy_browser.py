@@ -15,37 +15,18 @@ from typing import Any
 
 import pytest
 
+from aids.bench.live_room import nginx_conf
 from aids.registry import engines
 from aids.store.postgres import PostgresStore
 from aids.store.throwaway import create_schema, with_schema
 from aids.tables import TableService
-from tests.e2e.conftest import ROOT, free_port, tracker, wait_ready
+from tests.e2e.conftest import free_port, tracker, wait_ready
 from tests.e2e.scenes import new_table, record
 from tests.games.derby.test_full_race import RACE
 
 pytestmark = pytest.mark.e2e
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-SITE = ROOT / "docs" / "venue" / "nginx-site.conf"
 PHONE = {"width": 390, "height": 844}
-
-
-def nginx_conf(folder: Path, listen: int, ports: tuple[int, int]) -> Path:
-    """A whole nginx.conf around the venue guide's site file, its ports replaced."""
-    site = SITE.read_text()
-    site = site.replace("listen 80;", f"listen 127.0.0.1:{listen};")
-    site = site.replace("127.0.0.1:8501", f"127.0.0.1:{ports[0]}")
-    site = site.replace("127.0.0.1:8502", f"127.0.0.1:{ports[1]}")
-    conf = folder / "nginx.conf"
-    temp = folder / "tmp"
-    temp.mkdir()
-    conf.write_text(
-        f"daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\n"
-        f"error_log {folder}/error.log warn;\nevents {{ worker_connections 1024; }}\n"
-        f"http {{\naccess_log off;\nclient_body_temp_path {temp}/body;\n"
-        f"proxy_temp_path {temp}/proxy;\nfastcgi_temp_path {temp}/fcgi;\n"
-        f"uwsgi_temp_path {temp}/uwsgi;\nscgi_temp_path {temp}/scgi;\n{site}\n}}\n"
-    )
-    return conf
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +42,8 @@ def room(
     with tracker(**trust) as a, tracker(**trust) as b:
         listen = free_port()
         ports = (int(a.rsplit(":", 1)[1]), int(b.rsplit(":", 1)[1]))
-        conf = nginx_conf(tmp_path_factory.mktemp("nginx"), listen, ports)
+        # the benchmark's nginx.conf around the venue guide's site file (its ports replaced)
+        conf = nginx_conf(tmp_path_factory.mktemp("nginx"), listen, ports, connections=64)
         proc = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(conf.parent)])
         try:
             deadline = time.monotonic() + 20
@@ -104,7 +86,10 @@ def test_forwarded_addresses_are_believed_from_the_proxy_only(
     via, direct = int(proxy.rsplit(":", 1)[1]), int(a.rsplit(":", 1)[1])
     for i in range(10):
         assert get(via, f"/live/Made{i:02d}upTable00000000000000", source="127.0.0.2").status == 404
-    assert get(via, "/live/Made10upTable00000000000000", source="127.0.0.2").status == 429
+    # the budget refills one link every 3 s: on a slow machine a few more may pass first
+    paused = [get(via, f"/live/Made{i}upTable00000000000000", source="127.0.0.2").status
+              for i in range(10, 16)]  # fmt: skip
+    assert 429 in paused and set(paused) <= {404, 429}
     # another device behind the same proxy is not held up, even claiming to be the first
     spoof = {"X-Forwarded-For": "127.0.0.2"}
     other = get(via, "/live/Made11upTable00000000000000", source="127.0.0.3", headers=spoof)
