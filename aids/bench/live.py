@@ -206,14 +206,12 @@ async def run(
     data_dir().mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as outer:
         tmp = Path(outer.enter_context(tempfile.TemporaryDirectory(prefix="live-", dir=data_dir())))
-        db_pid: int | None = None
-        locator: Path | str = tmp / "live.sqlite3"
-        if postgres or database_url:
-            from aids.bench.pg import database
+        from aids.bench.pg import bench_store
 
-            if database_url is None:
-                say("starting a throwaway PostgreSQL server")
-            locator, db_pid = outer.enter_context(database(database_url))
+        locator, db_pid = bench_store(
+            outer, tmp / "live.sqlite3", postgres=postgres, url=database_url, say=say
+        )
+        if not isinstance(locator, Path):
             result.store = "postgresql"
         result.database = shown(str(locator))
         logs = [tmp / f"server-{t}.log" for t in range(trackers)]

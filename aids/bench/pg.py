@@ -35,7 +35,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,20 @@ from typing import Any
 from aids.bench.pg_record import RACES, PgBare, SqliteBare, bench_record
 from aids.bench.pg_writers import APPENDS, WORKERS, bench_writers
 from aids.store import shown
+
+
+def bench_store(
+    stack: contextlib.ExitStack, sqlite: Path, *, postgres: bool, url: str | None,
+    say: Callable[[str], None],
+) -> tuple[Path | str, int | None]:  # fmt: skip
+    """Where a benchmark's trackers keep their tables: the SQLite file ``sqlite``, or with
+    ``postgres``/``url`` a PostgreSQL schema (``database``, closed with ``stack``); and the
+    database server's process id when the benchmark started it."""
+    if not (postgres or url):
+        return sqlite, None
+    if url is None:
+        say("starting a throwaway PostgreSQL server")
+    return stack.enter_context(database(url))
 
 
 @contextlib.contextmanager
