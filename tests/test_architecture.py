@@ -128,3 +128,51 @@ def test_no_shared_file_names_a_game() -> None:
         if pattern.search(p.read_text(encoding="utf-8"))
     }
     assert offenders == {}
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Each aids module → the aids modules it imports anywhere in its file (a deferred import
+    inside a function counts: it is still a dependency), its own package excepted."""
+    modules = {}
+    for path in AIDS.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        modules[name.removesuffix(".__init__")] = path
+
+    def resolve(name: str) -> str:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = {resolve(m) for m in imports_of(path) if m.startswith("aids")}
+        graph[name] = {m for m in targets if m and m != name and not name.startswith(m + ".")}
+    return graph
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """The import graph has no cycle, deferred imports included: a module that needs another's
+    part and is needed by it shares that part from a third module instead."""
+    graph = _module_graph()
+    cycles = []
+    for start in graph:
+        seen, stack = {start}, [(start, [start])]
+        while stack:
+            node, path = stack.pop()
+            for nxt in graph[node]:
+                if nxt == start:
+                    cycles.append(" → ".join([*path, start]))
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, [*path, nxt]))
+    assert cycles == []
+
+
+def test_printing_never_imports_the_reader_or_the_pages() -> None:
+    """Printing is below reading a slip back and below the pages: a result's proposal from a
+    photo lives with the reader (``aids.scan.proposal``), not in the slips' printer."""
+    for path in (AIDS / "print").rglob("*.py"):
+        for module in imports_of(path):
+            assert not module.startswith(("aids.scan", "aids.ui", "aids.live", "aids.cli")), (
+                f"{path.relative_to(ROOT)}: {module}"
+            )

@@ -21,7 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from aids.bench.targets import best_of
+from aids.bench.timing import best_of
 from aids.scan import read_slip
 from aids.scan.reader import zxing_text
 

@@ -2,7 +2,8 @@
 by ``bow`` mm, the bands of its corner markers flat, so the markers stay in one plane and
 the homography they give fits), photographed by a pinhole camera at a slant of ``slant``
 degrees. The reader then finds the rows' circles away from where the plane puts them: by a
-pitch or more at 1 cm and 40°. The same light, blur, grain and JPEG as ``slip_photos``.
+pitch or more at 1 cm and 40°. The same light, blur, grain and JPEG as the flat slip's
+(``slip_camera``).
 
 ``bowed(y, bow)`` is the lift (mm) at ``y`` mm from the slip's top: a sine squared between
 the marker bands, zero in them.
@@ -17,7 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from aids.bench.slip_photos import Image, background, develop
+from aids.bench.slip_camera import Image, background, develop
 
 WIDTH, HEIGHT = 148.0, 210.0  # the A5 slip, mm
 BAND = 16.0  # mm from the top and from the bottom: the corner markers' rows, kept flat

@@ -7,18 +7,17 @@ the ratio is what to compare between runs, the absolute time is for the target.
 
 from __future__ import annotations
 
-import gc
 import json
 import random
 import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from aids.bench.timing import best_of
 from aids.games.derby import GAME, engine
 from aids.games.derby.model import Action, DerbySetup
 from aids.games.derby.simulate import play_out
@@ -45,17 +44,6 @@ def _race(seed: int = 7) -> tuple[DerbySetup, list[Action]]:
     setup = DerbySetup.default(["A", "B", "C", "D"], mode="simulation", seed=seed)
     _, log = play_out(engine.initial_state(setup), random.Random(seed))
     return setup, log
-
-
-def best_of(fn: Callable[[], Any], repeat: int) -> float:
-    """The fastest of ``repeat`` runs, in seconds (least disturbed by other load)."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def bench_replay() -> dict[str, float]:

@@ -26,7 +26,7 @@ from aids.registry import open_service
 from aids.tables import load_export
 
 if TYPE_CHECKING:
-    from aids.print.meet_slips import Proposal
+    from aids.scan.proposal import Proposal
 
 FIELD_KEYS = ("points", "money", "prize", "column")  # the numbers a paper result may ask
 
@@ -375,8 +375,8 @@ def _meet_scan(args: argparse.Namespace, lang: str) -> int:
 
 def _scan_photo(path: Path, info: MeetInfo, papers: list[PaperStatus], lang: str) -> _Photo:
     """One photo read and matched to its paper table; a refusal kept, not raised."""
-    from aids.print.meet_slips import match, proposal
     from aids.scan import read_slip
+    from aids.scan.proposal import match, proposal
 
     photo = _Photo(path)
     try:

@@ -13,7 +13,7 @@ language, naming the field, and changes nothing.
 from __future__ import annotations
 
 import hashlib
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import streamlit as st
 
@@ -26,8 +26,11 @@ from aids.games.paper import PaperForm
 from aids.meets import MeetInfo
 from aids.meets.papers import PaperStatus
 from aids.meets.spreadsheet import results_csv, standings_csv
-from aids.print.meet_slips import Proposal, event_slips, match, proposal
+from aids.print.meet_slips import event_slips
 from aids.ui.common import html_text, lang, md_text, meets, run_write, tr
+
+if TYPE_CHECKING:  # the reader (OpenCV) is loaded when a photo first comes, not per page
+    from aids.scan.proposal import Proposal
 
 MAX_NAMES = 12
 SCAN, SCAN_READ, SCAN_ERROR = "meet_scan", "meet_scan_read", "meet_scan_error"
@@ -115,6 +118,7 @@ def _scan(info: MeetInfo, papers: list[PaperStatus]) -> None:
     st.session_state[SCAN_READ] = digest
     st.session_state.pop(SCAN, None)
     from aids.scan import read_slip  # OpenCV: loaded when a photo first comes, not per page
+    from aids.scan.proposal import match, proposal
 
     try:
         reading = read_slip(data)

@@ -17,10 +17,11 @@ from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.meets import MeetService, Scoring
 from aids.meets.papers import PaperStatus
-from aids.print.meet_slips import event_slips, match, proposal, slip_spec
+from aids.print.meet_slips import event_slips, slip_spec
 from aids.print.slips import SlipSpec, slip_check
 from aids.registry import engines
 from aids.scan import read_slip
+from aids.scan.proposal import match, proposal
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 
