@@ -7,17 +7,17 @@ import streamlit as st
 
 from aids import live
 from aids.ui import home, print_page
+from aids.ui.common import set_pages, tr
 
 
 def main() -> None:
-    st.set_page_config(page_title="Race-night table aids", page_icon="🏇", layout="wide")
-    page = st.navigation(
-        [
-            st.Page(home.render, title="Tables · テーブル", icon="🏇", default=True),
-            st.Page(print_page.render, title="Print · 印刷", icon="🖨️", url_path="print"),
-        ],
-        position="top",
-    )
+    st.set_page_config(page_title=tr("app.name"), page_icon="🏇", layout="wide")
+    pages = [  # named in the reader's language: the switch reloads with ?lang=, so do they
+        st.Page(home.render, title=tr("app.nav_tables"), icon="🏇", default=True),
+        st.Page(print_page.render, title=tr("app.nav_print"), icon="🖨️", url_path="print"),
+    ]
+    set_pages(pages)  # the phone's header links to them: Streamlit's bar is hidden there
+    page = st.navigation(pages, position="top")
     page.run()
 
 

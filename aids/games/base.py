@@ -297,6 +297,12 @@ class Game(ABC, Generic[SetupT, StateT, ActionT]):
     def describe(self, state: StateT, action: ActionT, lang: str) -> str:
         """One log line for ``action`` in ``lang``, with the table's own names."""
 
+    def in_language(self, state: StateT, lang: str) -> StateT:
+        """``state`` with the names the game gave by itself in ``lang``: a table set up on a
+        Japanese page and read on an English one says "Red", not "赤", where nobody typed a
+        name; a name people typed stays as typed. The state itself by default."""
+        return state
+
     def aftermath(self, before: StateT, after: StateT, lang: str) -> tuple[str, ...]:
         """What an action changed beyond itself, in ``lang``, one short clause each (a horse
         fell, a leg ended, a car arrived): the live view says it after the action's own

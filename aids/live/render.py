@@ -97,7 +97,7 @@ def render(
     with the newest ``figures`` the chance service has (None: a game without chances)."""
     if not snapshot.role.is_viewer:
         raise ValueError("the live view draws the viewer's snapshot only")
-    ctx = TableContext(snapshot, None, game, lang)
+    ctx = TableContext(snapshot.in_language(game, lang), None, game, lang)
     page = page_for(snapshot.info.kind)
     with speaking(lang):
         standings = page.standings(ctx) if snapshot.outcome is None else None

@@ -52,7 +52,7 @@ def render_wall(meets: MeetService, meet_id: str, lang: Lang, version: Hashable)
         cards = []
         for i, status in enumerate(statuses):
             game = meets.tables.game(status.kind)
-            ctx = TableContext(status.snapshot, None, game, lang)
+            ctx = TableContext(status.snapshot.in_language(game, lang), None, game, lang)
             words = last_words(ctx) or t("live.nothing_yet", lang)
             state = t("live.wall_finished" if status.finished else "live.step", lang,
                       n=status.seq)  # fmt: skip

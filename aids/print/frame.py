@@ -327,6 +327,7 @@ def render_sheet(
     """
     size = page_size(game, paper)
     game_sheet: GameSheet = sheet
+    snapshot = snapshot.in_language(game, lang) if snapshot is not None else None
     extra: dict[str, Any] = {}
     if seat_links is not None and _takes(game_sheet.story, "seat_links"):
         extra["seat_links"] = dict(seat_links)

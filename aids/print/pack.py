@@ -68,6 +68,7 @@ def render_pack(
     """The sheets in ``langs[0]`` on ``paper``, then the rule cards (A4) in every language;
     ``duplex``: the cards front and back (``cards.card_story``), starting on a front page."""
     lang = langs[0]
+    snapshot = snapshot.in_language(game, lang) if snapshot is not None else None
     size = page_size(game, paper)
     story = list(sheet.story(snapshot, lang, body_width(size), styles(lang)))
     if duplex:  # the last sheet page on a front: its back stays blank, the cards start anew

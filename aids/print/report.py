@@ -50,6 +50,7 @@ def render_report(
     paper: str = "a4",
 ) -> bytes:
     """The report of ``snapshot``'s table (a viewer's snapshot) in ``lang`` on ``paper``."""
+    snapshot = snapshot.in_language(game, lang)
     size = page_size(game, paper)
     series = series_for(game, snapshot.history)
     width = body_width(size)

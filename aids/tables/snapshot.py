@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
 from aids.core.errors import InvalidAction
-from aids.games.base import Outcome, Role
+from aids.games.base import AnyGame, Game, Outcome, Role
 from aids.store.base import TableRow
 from aids.tables.fold import Fold, LogEntry
 
@@ -47,6 +47,19 @@ class Snapshot:
     def log(self) -> tuple[LogEntry, ...]:
         """The audit trail as ``role`` may see it: secret choices still held are sealed."""
         return self._log()
+
+    def in_language(self, game: AnyGame, lang: str) -> Snapshot:
+        """This snapshot with the names ``game`` gave by itself in ``lang``
+        (``Game.in_language``), in every state of its history too: what a page, a live view
+        or a sheet in ``lang`` draws from. Names people typed are unchanged."""
+        if type(game).in_language is Game.in_language:  # the game names nothing itself
+            return self
+        return replace(
+            self,
+            state=game.in_language(self.state, lang),
+            _log=lambda: self.log,
+            _history=lambda: tuple(game.in_language(s, lang) for s in self.history),
+        )
 
     @cached_property
     def history(self) -> tuple[Any, ...]:

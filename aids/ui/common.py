@@ -225,39 +225,54 @@ p.aids-head { margin: 0; font-weight: 600; line-height: 1.35; }
 div.aids-grid-note { display: flex; align-items: center; margin: 0; padding: 0 .6rem;
   border: 1px dashed #8a8a8a; border-radius: .5rem; background: #f6f6f4; }
 div.aids-grid-note p { margin: 0; line-height: 1.35; }
+.st-key-corner { width: auto; gap: .5rem; flex: 0 0 auto; flex-wrap: nowrap; }
+.st-key-nav { display: none; }
 @media (max-width: 1000px) {
-  .st-key-lang_switch { position: fixed; top: .85rem; right: 1rem; z-index: 999995;
-    width: auto; background: #fff; border-radius: .5rem;
-    box-shadow: 0 0 0 .2rem rgba(255, 255, 255, .9); }
+  [data-testid="stHeader"] { display: none; }
+  [data-testid="stMain"] [data-testid="stMainBlockContainer"] { padding-top: 1.2rem;
+    position: relative; }
+  .st-key-nav { display: flex; gap: 0; width: auto; flex-wrap: nowrap; }
+  .st-key-nav a { padding: .15rem .3rem; min-height: 2.25rem; }
+  .st-key-nav a [data-testid="stMarkdownContainer"] { position: absolute; width: 1px;
+    height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   .st-key-lang_switch button { min-height: 2rem; padding: 0 .55rem; }
 }
 @media (max-width: 640px) {
-  [data-testid="stHeader"] { background: transparent; pointer-events: none; }
-  [data-testid="stHeader"] :is(button, a, [role="button"]) { pointer-events: auto; }
   [data-testid="stMain"] [data-testid="stMainBlockContainer"] { padding-top: .55rem; }
+  .st-key-corner { position: absolute; top: .55rem; right: 1rem; z-index: 2; gap: .15rem; }
   [data-testid="stMain"] [data-testid="stMainBlockContainer"] > div { row-gap: .6rem; }
   .st-key-page_head { gap: .15rem; }
-  .st-key-page_head > :first-child { padding: 0 9.7rem 0 2.7rem; min-height: 2.4rem;
+  .st-key-page_head > :first-child { padding: 0 12.2rem 0 0; min-height: 2.4rem;
     display: flex; align-items: center; }
   .st-key-page_head h1 { font-size: 1.2rem; line-height: 1.2; padding: 0; }
   .st-key-page_head [data-testid="stCaptionContainer"] { line-height: 1.3; }
   .st-key-tools { gap: .4rem; justify-content: flex-start; }
   .st-key-tools button { min-height: 2.25rem; padding: .2rem .6rem; }
-  .st-key-lang_switch { top: .6rem; right: .6rem; }
 }
 </style>
 """
+
+
+_PAGES: list[Any] = []  # the app's pages (``st.Page``), for the phone's own links to them
+
+
+def set_pages(pages: list[Any]) -> None:
+    """The app's pages as its entry made them (``streamlit_app``): the phone's header links
+    to them (``page_header``), since Streamlit's own bar, with their menu, is not shown
+    there."""
+    _PAGES[:] = pages
 
 
 def page_header(tools: Callable[[], None] | None = None) -> Any:
     """The page's tools (``tools`` draws them) and the language toggle at the top right;
     returns the box for the page's heading (``page_head``).
 
-    Up to 1000 px (a tablet, a phone: ``PAGE_CSS``) the language toggle is pinned at the
-    right end of Streamlit's own bar, reachable from anywhere on the page, and the tools
-    take one row. On a phone (up to 640 px) the header leaves the screen to the game: the
-    heading sits in the bar beside its menu button, the tools in one row of smaller buttons
-    under it."""
+    Up to 1000 px (a tablet: ``PAGE_CSS``) the language toggle is pinned at the right end of
+    Streamlit's own bar, which is opaque: nothing floats over the page. On a phone (up to
+    640 px) that bar is not shown at all, so nothing fixed covers the game when the page is
+    scrolled: the heading's line holds, at its right end, a link to each page (the bar's
+    menu held them; their names read to screen readers) and the language toggle, and the
+    tools take one row of smaller buttons under it, all scrolling with the page."""
     st.html(PAGE_CSS)  # style only: takes no space
     head, right = st.columns([1, 1], vertical_alignment="center")
     with (
@@ -268,7 +283,12 @@ def page_header(tools: Callable[[], None] | None = None) -> Any:
     ):
         if tools is not None:
             tools()
-        language_switch()
+        with st.container(horizontal=True, vertical_alignment="center", key="corner"):
+            if _PAGES:
+                with st.container(horizontal=True, key="nav"):
+                    for page in _PAGES:  # the reader's language goes along
+                        st.page_link(page, icon=page.icon, query_params={"lang": lang()})
+            language_switch()
     return head.container(key="page_head")
 
 
@@ -340,18 +360,20 @@ def show_flash() -> None:
             st.rerun()
 
 
-PAPER_LABELS = {"a4": "A4", "letter": "US Letter", "a3": "A3"}
+PAPERS = ("a4", "letter", "a3")
 
 
 def paper_choice(key: str, where: Any = st) -> str:
-    """A4 or US Letter for a printable (``where``: a column or container to draw in)."""
+    """A4, US Letter or A3 for a printable (``where``: a column or container to draw in), named
+    in the reader's language."""
+    current = lang()  # bound now: AppTest calls format_func outside the script run
     return str(
         where.radio(
             tr("table.paper"),
-            options=list(PAPER_LABELS),
+            options=list(PAPERS),
             horizontal=True,
             key=key,
-            format_func=PAPER_LABELS.__getitem__,
+            format_func=lambda paper: t(f"table.paper_{paper}", current),
         )
     )
 
@@ -383,3 +405,64 @@ def page_error(exc: AidsError) -> None:
     if st.button(tr("table.back_home")):
         st.query_params.clear()
         st.rerun()
+
+
+def file_box(label: str, types: list[str], key: str, *, max_mb: int = 200, help: str = "") -> Any:
+    """``st.file_uploader`` saying everything in the reader's language: Streamlit writes its
+    button ("Upload") and its limits ("200MB per file • JSON") in English only, so the box's
+    button carries our word (drawn by a style scoped to this box; its own text is hidden, not
+    merely shrunk, so no English is left on the page) and our caption gives the types and
+    the size allowed. Returns the uploaded file, or None."""
+    button = css_text(tr("table.upload_choose"))
+    scope = f".st-key-{key} [data-testid='stFileUploaderDropzone']"
+    st.html(
+        "<style>"
+        f"{scope} [data-testid='stFileUploaderDropzoneInstructions'] {{ display: none; }}"
+        f"{scope} button [data-testid='stMarkdownContainer'] p {{ display: none; }}"
+        f'{scope} button [data-testid="stMarkdownContainer"]::after {{ content: "{button}"; }}'
+        "</style>"
+    )
+    upload = st.file_uploader(label, type=types, key=key, help=help or None, max_upload_size=max_mb)
+    kinds = (
+        "・".join(k.upper() for k in types)
+        if lang() == "ja"
+        else ", ".join(k.upper() for k in types)
+    )
+    st.caption(tr("table.upload_limits", kinds=kinds, mb=max_mb))
+    return upload
+
+
+def secure_page() -> bool:
+    """Whether the browser may open a camera for this page: a phone's browser does so only
+    on HTTPS (and on this machine's own address, which it trusts as well)."""
+    url = str(st.context.url or "")
+    host = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
+    return url.startswith("https://") or host in ("localhost", "127.0.0.1", "[::1]")
+
+
+def camera_words(key: str) -> None:
+    """Our words on ``st.camera_input``'s box (``key``): Streamlit asks for the camera and
+    names its button in English only. Its request (with a link away to its own site) is
+    hidden and ours shown; the button's words are replaced by ours, drawn by the style."""
+    allow, button = css_text(tr("meet.scan.camera_allow")), css_text(tr("meet.scan.camera_button"))
+    scope = f".st-key-{key}"
+    st.html(
+        "<style>"
+        f"{scope} [data-testid='stCameraInputWebcamComponent'] > div > p {{ display: none; }}"
+        f'{scope} [data-testid="stCameraInputWebcamComponent"] > div::after {{'
+        f' content: "{allow}"; }}'
+        f"{scope} [data-testid='stCameraInputButton'] {{ font-size: 0; }}"
+        f'{scope} [data-testid="stCameraInputButton"]::after {{ content: "{button}";'
+        " font-size: 1rem; }"
+        "</style>"
+    )
+
+
+def css_text(text: str) -> str:
+    """Words for a style's ``content: "…"`` (our own catalogue's): what could end the string
+    or the style block is left out.
+
+    >>> css_text('say "hi" </style>')
+    'say hi /style>'
+    """
+    return text.replace('"', "").replace("\\", "").replace("<", "")

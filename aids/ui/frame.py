@@ -75,7 +75,7 @@ def render_table(public_id: str, key: str | None) -> None:
         page_error(exc)
         return
     game = service().game(snapshot.info.kind)
-    ctx = TableContext(snapshot, key, game, lang())
+    ctx = TableContext(snapshot.in_language(game, lang()), key, game, lang())
 
     def tools() -> None:
         _toolbar(ctx)

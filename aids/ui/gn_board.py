@@ -158,7 +158,7 @@ def _money(ctx: TableContext) -> None:
     state: GnState = ctx.state
     sealed = sum(1 for b in state.blind if b is SEALED)
     if sealed:
-        st.caption(tr("gn.ui.blind_sealed", n=sealed))
+        st.caption(tr("gn.ui.blind_sealed", n=sealed, total=len(state.blind)))
     with st.expander(tr("gn.ui.ledger")):
         names = {BANK: tr("gn.ui.bank"), HELD: tr("gn.ui.held")}
         rows = []

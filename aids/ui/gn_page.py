@@ -31,7 +31,7 @@ from aids.games.grand_national.model import (
 )
 from aids.games.grand_national.track import Track, sample_track
 from aids.ui import gn_board, gn_market, gn_race
-from aids.ui.common import html_text, md_text, md_tr, tr
+from aids.ui.common import file_box, html_text, md_text, md_tr, tr
 from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.gn_market import checked
 from aids.ui.layout import names_with_colours
@@ -44,9 +44,7 @@ TRACK_KEY = "gn_track"  # the uploaded track (its dict form), kept between rerun
 
 def setup_before_form(lang: Lang) -> None:
     """The board's own track file (optional), outside the form so it is checked at once."""
-    upload = st.file_uploader(
-        t("gn.ui.track_file", lang), type=["toml", "json"], key="gn_track_file"
-    )
+    upload = file_box(t("gn.ui.track_file", lang), ["toml", "json"], "gn_track_file")
     if upload is None:
         st.session_state.pop(TRACK_KEY, None)
         st.caption(t("gn.ui.track_sample", lang, lap=sample_track().lap))

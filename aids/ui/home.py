@@ -15,6 +15,7 @@ from aids.core.links import meet_url, viewer_url
 from aids.tables import load_export
 from aids.ui.common import (
     base_url,
+    file_box,
     html_text,
     lan_warning,
     lang,
@@ -93,7 +94,7 @@ def _table_list() -> None:
 
 
 def _import_form() -> None:
-    upload = st.file_uploader(tr("table.import_file"), type=["json"], key="import_file")
+    upload = file_box(tr("table.import_file"), ["json"], "import_file")
     if upload is not None and st.button(tr("table.import"), key="import_go"):
         try:
             info = service().import_(load_export(upload.getvalue()))

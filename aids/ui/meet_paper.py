@@ -27,13 +27,26 @@ from aids.meets import MeetInfo
 from aids.meets.papers import PaperStatus
 from aids.meets.spreadsheet import results_csv, standings_csv
 from aids.print.meet_slips import event_slips
-from aids.ui.common import html_text, lang, md_text, meets, run_write, tr
+from aids.ui.common import (
+    camera_words,
+    file_box,
+    html_text,
+    lang,
+    md_text,
+    meets,
+    run_write,
+    secure_page,
+    tr,
+)
 
 if TYPE_CHECKING:  # the reader (OpenCV) is loaded when a photo first comes, not per page
     from aids.scan.proposal import Proposal
 
 MAX_NAMES = 12
 SCAN, SCAN_READ, SCAN_ERROR = "meet_scan", "meet_scan_read", "meet_scan_error"
+SCAN_BOX = "meet_scan_box"  # how many results were saved from photos: the boxes' key, so each
+# save empties them for the next slip
+SCAN_FRESH = "meet_scan_fresh"  # a photo was just read: its proposal is brought into view
 
 
 def paper_cards(papers: list[PaperStatus], first: int) -> None:
@@ -101,13 +114,17 @@ def _scan(info: MeetInfo, papers: list[PaperStatus]) -> None:
     the organiser saves the form."""
     current = lang()
     st.markdown(f"**{md_text(tr('meet.scan.title'))}**")
-    uploaded = st.file_uploader(
-        tr("meet.scan.upload"), type=["jpg", "jpeg", "png"], key="meet_scan_upload",
-        help=tr("meet.scan.help"), max_upload_size=MAX_PHOTO_MB,
-    )  # fmt: skip
-    with st.expander(tr("meet.scan.camera")):
-        shot = st.camera_input(tr("meet.scan.camera"), key="meet_scan_camera",
-                               label_visibility="collapsed")  # fmt: skip
+    box = st.session_state.get(SCAN_BOX, 0)
+    uploaded = file_box(tr("meet.scan.upload"), ["jpg", "jpeg", "png"], f"meet_scan_upload_{box}",
+                        max_mb=MAX_PHOTO_MB, help=tr("meet.scan.help"))  # fmt: skip
+    shot = None
+    if secure_page():
+        with st.expander(tr("meet.scan.camera")):
+            camera_words(f"meet_scan_camera_{box}")
+            shot = st.camera_input(tr("meet.scan.camera"), key=f"meet_scan_camera_{box}",
+                                   label_visibility="collapsed")  # fmt: skip
+    else:  # a phone's browser opens no camera for a page on plain HTTP: say where one is
+        st.caption(tr("meet.scan.camera_https"))
     photo = shot or uploaded
     if photo is None:
         return
@@ -128,6 +145,7 @@ def _scan(info: MeetInfo, papers: list[PaperStatus]) -> None:
         st.session_state[SCAN_ERROR] = (exc.code, exc.params)
         return
     st.session_state.pop(SCAN_ERROR, None)
+    st.session_state[SCAN_FRESH] = True
     outlined = reading.outlined_photo(data) if proposed.flagged else b""
     st.session_state[SCAN] = (status.public_id, proposed, outlined)
     st.session_state["meet_paper_which"] = next(
@@ -150,7 +168,8 @@ def _scanned(status: PaperStatus) -> Proposal | None:
     if proposed.flagged:
         st.warning(md_text(tr("meet.scan.flagged", n=len(proposed.flagged))
                            + "  \n" + "  \n".join(proposed.flagged)))  # fmt: skip
-        st.image(outlined, caption=tr("meet.scan.outlined"), width=420)
+        half, _ = st.columns(2)  # half a laptop's page; a phone's whole width, never wider
+        half.image(outlined, caption=tr("meet.scan.outlined"), width="stretch")
     else:
         st.success(tr("meet.scan.read", title=md_text(status.title)))
     return proposed
@@ -201,7 +220,7 @@ def _result_form(info: MeetInfo, key: str, status: PaperStatus) -> None:
     prefix = f"meet_paper_{status.public_id}_{status.seq}"
     if scanned is not None:
         prefix += f"_{scanned.photo_sha256[:8]}"  # the photo's values, not the last taps
-    with st.form(prefix, enter_to_submit=False):
+    with st.container(key="meet_paper_result"), st.form(prefix, enter_to_submit=False):
         st.markdown(f"**{md_text(tr('meet.paper.result'))}**")
         chosen: list[object] = []
         numbers: dict[str, list[object]] = {f.key: [] for f in form.fields}
@@ -229,6 +248,8 @@ def _result_form(info: MeetInfo, key: str, status: PaperStatus) -> None:
         confirm = st.checkbox(tr("meet.paper.confirm_now"), value=scanned is not None,
                               key=f"{prefix}_confirm")  # fmt: skip
         sent = st.form_submit_button(tr("meet.paper.save"), type="primary")
+    if st.session_state.pop(SCAN_FRESH, False):
+        _into_view("meet_paper_result")
     if not sent:
         return
     raw = {"places": chosen, **numbers}
@@ -240,8 +261,24 @@ def _result_form(info: MeetInfo, key: str, status: PaperStatus) -> None:
     except AidsError as exc:
         st.error(md_text(exc.message(current)))
         return
+    if scanned is not None:  # the next slip starts from empty boxes: no tap to clear them
+        st.session_state[SCAN_BOX] = st.session_state.get(SCAN_BOX, 0) + 1
+        st.session_state.pop(SCAN_READ, None)
     st.session_state.pop(SCAN, None)
     st.rerun()
+
+
+def _into_view(key: str) -> None:
+    """Scroll the box ``key`` up until its foot is on screen once it and the pictures above it
+    are drawn: a phone that has just read a slip shows the proposed result and its Save
+    button, not the photo's box above them."""
+    st.html(
+        "<script>setTimeout(() => Promise.all([...document.images].filter(i => !i.complete)"
+        ".map(i => new Promise(done => { i.onload = i.onerror = done; })))"
+        ".then(() => document.querySelector('.st-key-" + key + "')"
+        "?.scrollIntoView({block: 'end'})), 200);</script>",
+        unsafe_allow_javascript=True,
+    )
 
 
 def _filled(raw: dict[str, list[object]], form: PaperForm) -> dict[str, list[object]]:

@@ -29,7 +29,7 @@ from aids.games.rally.model import (
     RallyState,
 )
 from aids.ui import rally_board, rally_presets, rally_travel
-from aids.ui.common import md_text, md_tr, tr
+from aids.ui.common import file_box, md_text, md_tr, tr
 from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.layout import names_with_colours
 
@@ -42,9 +42,7 @@ NOTE_KEY = "rally_preset_note"  # the outcome of the last "save preset"
 def setup_before_form(lang: Lang) -> None:
     """The map file and the machine preset, outside the create form so the course and the
     machines below follow them at once."""
-    upload = st.file_uploader(
-        t("rally.ui.map_file", lang), type=["toml", "json"], key="rally_map_file"
-    )
+    upload = file_box(t("rally.ui.map_file", lang), ["toml", "json"], "rally_map_file")
     if upload is None:
         st.session_state.pop(MAP_KEY, None)
         st.caption(t("rally.ui.map_sample", lang, towns=len(sample_map().towns)))

@@ -259,3 +259,66 @@ def test_the_next_action_starts_on_a_tablets_and_a_phones_first_screen(
     assert box is not None and box["y"] + box["height"] <= viewport["height"], (kind, box)
     assert fit.too_wide(page) == []
     page.close()
+
+
+# Every element the browser draws in a fixed place while the page scrolls under it: fixed or
+# sticky boxes, and Streamlit's own bar (laid over the scrolling page), shown and on screen.
+FLOATING = """() => {
+  const bar = document.querySelector('[data-testid=stHeader]');
+  const out = [];
+  for (const e of document.querySelectorAll('body *')) {
+    const s = getComputedStyle(e), r = e.getBoundingClientRect();
+    if (r.width < 2 || r.height < 2 || r.bottom <= 0 || r.top >= innerHeight) continue;
+    if (s.visibility === 'hidden' || s.display === 'none') continue;
+    const pinned = s.position === 'fixed' || s.position === 'sticky';
+    if (pinned || (bar && bar.contains(e) && e.matches('button, a'))) {
+      const name = e.dataset.testid || e.className.toString().slice(0, 40);
+      out.push(name + ' @' + Math.round(r.top));
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [fit.PHONE, {"width": 820, "height": 1180}],
+                         ids=["390", "820"])  # fmt: skip
+@pytest.mark.parametrize("where", ["derby", "ekiden", "event"])
+def test_nothing_fixed_covers_the_page_when_it_is_scrolled(
+    server: tuple[str, Path], browser: Any, where: str, viewport: dict[str, int]
+) -> None:
+    """Issue 28 §5: on a phone and a tablet the language toggle and the menu button floated
+    over the Derby board's fences, the Ekiden banner and the event page once scrolled. Now
+    nothing is drawn in a fixed place over the page: scrolled, no fixed or sticky box and
+    no control of a bar is on screen; the toggle and the links to the pages scrolled away
+    with the page's top, and scrolled back they work."""
+    from aids.core.links import organiser_url
+    from aids.meets import MeetService
+
+    service = service_of(server)
+    if where == "event":
+        meets = MeetService(service)
+        info, key = meets.create("Scroll night", "2025-03-07")
+        for _ in range(3):
+            pid, referee = mid_game(service, "derby")
+            meets.add_table(info.public_id, key, pid, table_key=referee)
+        url = organiser_url(server[0], info.public_id, key, "ja")
+    else:
+        pid, key = mid_game(service, where)
+        url = referee_url(server[0], pid, key, "en" if where == "derby" else "ja")
+    page = open_page(browser, url, viewport)
+    switch = page.locator(".st-key-lang_switch button").first
+    top = switch.bounding_box()
+    assert top is not None and top["y"] >= 0
+    page.evaluate("document.querySelector('[data-testid=stMain]').scrollBy(0, 400)")
+    page.wait_for_timeout(400)
+    assert fit.scroll_top(page) >= 120, "the page is long enough to scroll"
+    assert page.evaluate(FLOATING) == []
+    moved = switch.bounding_box()
+    assert moved is not None and moved["y"] + moved["height"] <= 0  # gone with the top
+    shot(page, f"frame-scrolled-{where}-{viewport['width']}")
+    page.evaluate("document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    other = "English" if "lang=ja" in url else "日本語"
+    finger(page, page.locator(".st-key-lang_switch button").filter(has_text=other))
+    assert ("lang=en" if other == "English" else "lang=ja") in page.url
+    page.close()

@@ -72,7 +72,7 @@ def test_a_slips_photo_uploaded_and_confirmed_updates_the_page_and_the_sheet(
     page.goto(organiser_url(server[0], night[0], night[1], lang))
     settle(page, 1200)
     tap(page, page.get_by_role("tab", name=words["tab"]))
-    upload = page.locator(".st-key-meet_scan_upload input[type='file']")
+    upload = page.locator("[class*='st-key-meet_scan_upload'] input[type='file']")
     upload.set_input_files({"name": "slip.jpg", "mimeType": "image/jpeg", "buffer": jpeg})
     page.get_by_text(words["read"]).wait_for(timeout=60000)
     shot(page, f"paper-read-{lang}-{viewport['width']}")
@@ -104,4 +104,69 @@ def test_a_slips_photo_uploaded_and_confirmed_updates_the_page_and_the_sheet(
     page.set_viewport_size({"width": viewport["width"], "height": 2600})
     page.wait_for_timeout(500)
     shot(page, f"paper-saved-{lang}-{viewport['width']}")
+    page.close()
+
+
+def test_the_organisers_phone_reads_slip_after_slip_without_scrolling_or_clearing(
+    server: tuple[str, Path], browser: Any, night: tuple[str, str]
+) -> None:
+    """Reading slips on the organiser's phone (issue 28 §5): after a photo is read, its
+    proposal and Save are brought on screen; the photo with its unclear fields outlined fits
+    the phone's width (nothing scrolls sideways); saving empties the photo box for the next
+    slip (no tap to clear it); the box speaks Japanese only (no "Upload", no "per file")."""
+    from aids.bench.slip_photos import SMALL, marked
+    from aids.print.meet_slips import slip_spec
+
+    meets = meets_of(server)
+    game = meets.tables.game("rally")
+    setup = game.setup_to_dict(game.default_setup(["A", "ふみ", "ごう"], "ja"))
+    paper = meets.new_paper(night[0], night[1], "rally", "Phone slip", setup)
+    spec = slip_spec(meets.info(night[0]), paper, "ja")  # type: ignore[arg-type]
+    marks = {(0, None, None): ((2, "fill"),), (1, None, None): ((1, "fill"),)}
+    jpeg = marked(spec, marks, seed=3, size=SMALL)  # the third seat's place left blank
+
+    page = browser.new_page(viewport=PHONE)
+    page.goto(organiser_url(server[0], night[0], night[1], "ja"))
+    settle(page, 1200)
+    tap(page, page.get_by_role("tab", name=WORDS["ja"]["tab"]))
+    box = page.locator("[class*='st-key-meet_scan_upload']").first
+    box.wait_for(timeout=30000)
+    button = page.evaluate(
+        "() => getComputedStyle(document.querySelector(\"[class*='st-key-meet_scan_upload'] "
+        "button [data-testid='stMarkdownContainer']\"), '::after').content"
+    )
+    assert "ファイルを選ぶ" in button  # the box's button, in our words
+    shown = page.evaluate("document.body.innerText")
+    assert "MBまで" in shown  # its limits, in our words
+    assert "Upload" not in shown and "per file" not in shown  # Streamlit's, hidden
+
+    box.locator("input[type='file']").set_input_files(
+        {"name": "slip.jpg", "mimeType": "image/jpeg", "buffer": jpeg}
+    )
+    outlined = page.locator("[data-testid='stImage'] img").first
+    outlined.wait_for(timeout=60000)  # a field to check: the photo, outlined
+    page.wait_for_timeout(1200)  # drawn, then scrolled
+    save = page.get_by_role("button", name=WORDS["ja"]["save"])
+    place = save.bounding_box()
+    assert place is not None and place["y"] >= 0 and place["y"] + place["height"] <= 844
+    assert outlined.bounding_box()["width"] <= 390  # type: ignore[index]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "paper-phone-read-ja-390")
+
+    form = page.locator(".st-key-meet_paper_result")
+    form.get_by_role("radio", name="3", exact=True).last.click()  # the blank place, typed
+    tap(page, save)
+    deadline = 60
+    while not meets.paper(night[0], paper.public_id).confirmed and deadline:
+        page.wait_for_timeout(500)
+        deadline -= 1
+    assert meets.paper(night[0], paper.public_id).places() == (2, 1, 3)
+    page.wait_for_function(
+        "() => !document.querySelector(\"[class*='st-key-meet_scan_upload'] "
+        "[data-testid='stFileChip']\")",
+        timeout=30000,
+    )  # the box is empty: the next slip's photo goes straight in
+    fresh = page.locator("[class*='st-key-meet_scan_upload']").first
+    assert fresh.locator("[data-testid='stFileChip']").count() == 0
+    shot(page, "paper-phone-saved-ja-390")
     page.close()

@@ -94,7 +94,7 @@ def test_an_odd_stored_result_renders_says_what_is_wrong_and_is_corrected(
     settle(page)
     spec = slip_spec(meets.info(info.public_id), meets.paper(info.public_id, hostile.public_id),
                      "en")  # fmt: skip
-    upload = page.locator(".st-key-meet_scan_upload input[type='file']")
+    upload = page.locator("[class*='st-key-meet_scan_upload'] input[type='file']")
     jpeg = photo_of(spec, [1, 2], [[], []], seed=5)
     upload.set_input_files({"name": "slip.jpg", "mimeType": "image/jpeg", "buffer": jpeg})
     page.get_by_text("was read").wait_for(timeout=60000)
@@ -110,7 +110,7 @@ def test_an_odd_stored_result_renders_says_what_is_wrong_and_is_corrected(
     # an upload bigger than the reader takes is refused before it is sent whole
     big = b"\xff\xd8\xff" + b"\0" * (MAX_PHOTO_MB * 1024 * 1024 + 1)
     upload.set_input_files({"name": "huge.jpg", "mimeType": "image/jpeg", "buffer": big})
-    refusal = page.locator(".st-key-meet_scan_upload").get_by_text(f"{MAX_PHOTO_MB}.0MB")
+    refusal = page.locator("[class*='st-key-meet_scan_upload']").get_by_text(f"{MAX_PHOTO_MB}.0MB")
     refusal.first.wait_for(timeout=30000)  # Streamlit's "File must be 40.0MB or smaller."
     assert "must be" in refusal.first.inner_text()
     shot(page, "paper-look-too-big-1280")

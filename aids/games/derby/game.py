@@ -51,6 +51,10 @@ class Derby(Game[DerbySetup, DerbyState, Action]):
     def default_setup(self, names: Sequence[str], lang: str) -> DerbySetup:
         return DerbySetup.default(list(names), lang=lang)
 
+    def in_language(self, state: DerbyState, lang: str) -> DerbyState:
+        setup = state.setup.in_language(lang)
+        return state if setup is state.setup else replace(state, setup=setup)
+
     def seat_names(self, setup: DerbySetup) -> tuple[str, ...]:
         return tuple(p.name for p in setup.players)
 

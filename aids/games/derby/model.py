@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from aids.core import inputs
@@ -160,6 +160,26 @@ class DerbySetup:
             mode=mode,
             seed=seed,
         )
+
+    def in_language(self, lang: str) -> DerbySetup:
+        """The horses a setup named by their colour (its default, in either language) named
+        so in ``lang``; a name typed stays. Unchanged where that would make two horses share
+        a name (one typed as another's colour).
+
+        >>> setup = DerbySetup.default(["A", "B"], lang="ja")
+        >>> [h.name for h in setup.in_language("en").horses][:3]
+        ['Red', 'Blue', 'Green']
+        """
+        data = load()
+        horses = []
+        for horse in self.horses:
+            colour = data.horse_colour(horse.colour)
+            if colour is not None and horse.name in (colour.en, colour.ja):
+                horse = Horse(colour.name(lang), horse.colour)
+            horses.append(horse)
+        if len({inputs.identity(h.name) for h in horses}) != len(horses):
+            return self
+        return replace(self, horses=tuple(horses))
 
     @classmethod
     def default(

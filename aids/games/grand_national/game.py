@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from aids.core.errors import Forbidden
@@ -66,6 +67,10 @@ class GrandNational(Game[GnSetup, GnState, Action]):
 
     def default_setup(self, names: Sequence[str], lang: str) -> GnSetup:
         return GnSetup.default(list(names))
+
+    def in_language(self, state: GnState, lang: str) -> GnState:
+        setup = state.setup.in_language(lang)
+        return state if setup is state.setup else replace(state, setup=setup)
 
     def seat_names(self, setup: GnSetup) -> tuple[str, ...]:
         return tuple(s.name for s in setup.stables)

@@ -4,11 +4,12 @@ are in ``aids.games.grand_national.actions`` and the small shared values in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from aids.core import inputs
 from aids.core.errors import InvalidAction
+from aids.core.i18n import t
 from aids.games.grand_national.actions import (
     ACTION_FIELDS,
     CARD_FIELDS,
@@ -198,6 +199,30 @@ class GnSetup:
             too_free=data.get("too_free", "any_time"),
             spinner=colours_of(data.get("spinner", [])),
         )
+
+    def in_language(self, lang: str) -> GnSetup:
+        """The horses ``default`` named after their stable and cap ("Aki Black") named so in
+        ``lang`` ("Aki 黒帽"); a horse's name from its card, or typed, stays.
+
+        >>> setup = GnSetup.default(["Aki", "Ben"])
+        >>> [h.name for h in setup.in_language("ja").stables[0].horses][:2]
+        ['Aki 赤帽', 'Aki 黒帽']
+        """
+        d = load()
+        stables, changed = [], False
+        for stable in self.stables:
+            horses = []
+            for slot, horse in enumerate(stable.horses):
+                cap = d.caps[slot % len(d.caps)]
+                said = {f"{stable.name[:12]} {cap.title()}",
+                        f"{stable.name[:12]} {t(f'gn.caps.{cap}', 'ja')}"}  # fmt: skip
+                if horse.name in said:
+                    word = cap.title() if lang != "ja" else t(f"gn.caps.{cap}", "ja")
+                    changed |= horse.name != f"{stable.name[:12]} {word}"
+                    horse = replace(horse, name=f"{stable.name[:12]} {word}")
+                horses.append(horse)
+            stables.append(replace(stable, horses=tuple(horses)))
+        return replace(self, stables=tuple(stables)) if changed else self
 
     @classmethod
     def default(cls, names: list[str]) -> GnSetup:
