@@ -1,0 +1,213 @@
+"""Issue 28 §2 "colours that match": every race chart's line and every chance bar is drawn in
+its piece's own colour (the car's, team's, stable's, counter's or horse's, as the seeds give
+it: a red car's line is that red, not the palette's vermillion that reads as the orange car;
+purple and pink stay apart), with a dash and marker shape of its own for colour-blind
+readers; on the table page (the Vega-Lite spec), the live view (its SVG and bars) and paper.
+The seeds' colours are read here from ``seeds/*.toml``, not through the code under test."""
+
+from __future__ import annotations
+
+import colorsys
+import re
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aids.games.base import VIEWER
+from aids.games.grand_national import engine
+from aids.games.series import Line, Series, series_for
+from aids.live.render import render
+from aids.live.svg import chart_svg
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+from aids.ui.charts import chart_spec
+from tests.e2e.frame_scenes import KINDS, finished
+
+SEEDS = Path(__file__).parents[2] / "seeds"
+#: where each game's setup lists its seats, and the seed list their colours come from
+PIECES = {
+    "derby": ("players", "derby", "counter_colours"),
+    "ekiden": ("teams", "ekiden", "colours"),
+    "rally": ("players", "rally", "colours"),
+    "gn": ("stables", "gn", "colours"),
+}
+HEX = re.compile(r"#[0-9A-Fa-f]{6}")
+
+
+def seed_hex(seed: str, table: str, key: str) -> str:
+    """A colour key's ``#RRGGBB`` as the seed file gives it."""
+    raw = tomllib.loads((SEEDS / f"{seed}.toml").read_text(encoding="utf-8"))
+    return next(c["hex"] for c in raw[table] if c["key"] == key).upper()
+
+
+def contrast(hex_colour: str) -> float:
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return 1.05 / (0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b) + 0.05)
+
+
+def hue(hex_colour: str) -> float:
+    r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return colorsys.rgb_to_hls(r, g, b)[0] * 360
+
+
+@pytest.fixture(scope="module")
+def service() -> TableService:
+    return TableService(SqliteStore(Path(tempfile.mkdtemp()) / "c.sqlite3"), engines())
+
+
+@pytest.fixture(scope="module")
+def tables(service: TableService) -> dict[str, str]:
+    """One finished table of each game (its public id)."""
+    return {kind: finished(service, kind)[0] for kind in KINDS}
+
+
+def own_colours(service: TableService, pid: str) -> list[str]:
+    """Each seat's piece's own colour, from the table's setup and the seeds."""
+    snap = service.snapshot(pid, VIEWER)
+    seats, seed, table = PIECES[snap.info.kind]
+    setup = service.game(snap.info.kind).setup_to_dict(snap.state.setup)
+    return [seed_hex(seed, table, s["colour"]) for s in setup[seats]]
+
+
+def series_of(service: TableService, pid: str) -> Series:
+    snap = service.snapshot(pid, VIEWER)
+    series = series_for(service.game(snap.info.kind), snap.history)
+    assert series is not None and series.x
+    return series
+
+
+def layer_channel(spec: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(
+        dict(layer["encoding"][name])
+        for layer in spec["layer"]
+        if layer["encoding"].get(name, {}).get("legend") is not None
+    )
+
+
+# --- lines -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_line_is_its_pieces_own_colour_in_the_series_and_the_pages_chart(
+    service: TableService, tables: dict[str, str], kind: str
+) -> None:
+    """A seat's line and markers are its piece's colour as the seeds give it (a red counter's
+    #E53935, a red car's #D32F2F — not Okabe–Ito's #D55E00), each with a dash and a marker
+    shape no other line has."""
+    pid = tables[kind]
+    want = own_colours(service, pid)
+    series = series_of(service, pid)
+    assert [(line.colour or "").upper() for line in series.lines] == want
+    spec = chart_spec(series, "en").to_dict()
+    assert layer_channel(spec, "color")["scale"]["range"] == want
+    for name in ("shape", "strokeDash"):
+        looks = [str(v) for v in layer_channel(spec, name)["scale"]["range"]]
+        assert len(set(looks)) == len(looks), (name, looks)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_line_is_its_pieces_own_colour_in_the_live_views_svg(
+    service: TableService, tables: dict[str, str], kind: str
+) -> None:
+    """The live view's chart: each seat's legend sample and line are in its piece's colour
+    (a pale one, the Grand National's white stable, cased in a darker ink of its hue), the
+    dash patterns and marker shapes all different."""
+    pid = tables[kind]
+    snap = service.snapshot(pid, VIEWER)
+    want = own_colours(service, pid)
+    svg = render(snap, service.game(kind), "en").sections["chart"]  # type: ignore[arg-type]
+    items = re.findall(r"<li>(.*?)</li>", svg)
+    assert len(items) == len(snap.seats)
+    dashes, shapes = [], []
+    for item, name, colour in zip(items, snap.seats, want, strict=True):
+        assert item.endswith(name)
+        strokes = re.findall(r'stroke="(#[0-9A-Fa-f]{6})" stroke-width="2.5"', item)
+        assert [s.upper() for s in strokes] == [colour], (kind, name, item)
+        dashes.append(re.search(r'stroke-dasharray="([^"]*)"', item))
+        shapes.append(re.sub(r"[\d.]+", "", item.split("</svg>")[0].split("/>", 1)[-1]))
+        if contrast(colour) < 2:  # pale: a casing of its own hue, dark enough to read
+            rim = re.search(r'stroke="(#[0-9A-Fa-f]{6})" stroke-width="4.5"', item)
+            assert rim and contrast(rim[1]) >= 3, item
+    assert len({d[1] if d else "" for d in dashes}) == len(items)
+    assert len(set(shapes)) == len(items), shapes
+    plot = svg.split("</svg>")[0]
+    drawn = {c.upper() for c in re.findall(r'<polyline[^>]*stroke="(#[0-9A-Fa-f]{6})"', plot)}
+    assert set(want) <= drawn
+    assert not drawn - set(want) - {c for c in drawn if contrast(c) >= 3 and c not in want}
+
+
+# --- equal lines ----------------------------------------------------------------------------
+
+SAME = (100, 100, 100, 180)
+TIED = Series(
+    "gn.charts.title", "gn.charts.x", "gn.charts.y", "gn.charts.legend", (0, 1, 2, 3),
+    (Line("Aki", SAME, colour="#d32f2f"), Line("Ben", (90, 90, 90, 60), colour="#1565c0"),
+     Line("Chie", SAME, colour="#2e7d32")),
+    step=True, money=True,
+)  # fmt: skip
+
+
+def test_equal_lines_both_show_on_the_page() -> None:
+    """Issue 28 §2 "hides an equal line": two stables with the same money all game — the
+    first's line is drawn wider than the one over it, in a different dash, so both show."""
+    spec = chart_spec(TIED, "en").to_dict()
+    width = {}
+    for layer in spec["layer"]:
+        only = layer.get("transform", [{}])[0].get("filter", {}).get("oneOf")
+        if layer["mark"]["type"] == "line" and only and len(only) == 1:
+            width[only[0]] = layer["mark"]["strokeWidth"]
+    assert width["Aki"] > width["Chie"], width
+    dash = dict(zip(*(layer_channel(spec, "strokeDash")["scale"][k] for k in ("domain", "range")),
+                    strict=True))  # fmt: skip
+    assert dash["Aki"] != dash["Chie"]
+
+
+def test_equal_lines_both_show_in_the_live_view() -> None:
+    """The live view's SVG: the under line wider than the equal one over it, other dashes,
+    and both last markers drawn side by side at the same height (their value unchanged)."""
+    svg = chart_svg(TIED, "en").split("</svg>")[0]
+    lines = re.findall(r'<polyline points="([^"]+)" stroke="(#\w+)" stroke-width="([\d.]+)"'
+                       r'( stroke-dasharray="[^"]*")?', svg)  # fmt: skip
+    by_colour = {c.upper(): (pts, float(w), d) for pts, c, w, d in lines}
+    aki, chie = by_colour["#D32F2F"], by_colour["#2E7D32"]
+    assert aki[0] == chie[0]  # the same points: the values are not moved
+    assert aki[1] > chie[1] and aki[2] != chie[2]
+    marks = re.findall(r'<g fill="(#\w+)" stroke="#\w+">(.*?)</g>', svg)
+    ends = {fill.upper(): re.findall(r"-?\d+", body) for fill, body in marks}
+    assert ends["#D32F2F"] != ends["#2E7D32"]
+
+
+# --- the Grand National's money by round -----------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_gn_money_is_plotted_by_round(
+    service: TableService, tables: dict[str, str], lang: str
+) -> None:
+    """Issue 28 §2 "plotted by action count … plot it by round": the x points are the rounds
+    0 (before the race) to the round the race ended in, one each; the money before the last
+    round is the money the race started with (money moves at the settlement), and the last
+    point holds the settled money. The axis says so."""
+    pid = tables["gn"]
+    snap = service.snapshot(pid, VIEWER)
+    series = series_of(service, pid)
+    last = snap.history[-1].round
+    assert series.x == tuple(range(last + 1))
+    start = next(s for s in reversed(snap.history) if s.round == 0)  # the race about to run
+    for seat, line in enumerate(series.lines):
+        assert line.values[:last] == (engine.cash(start, seat),) * last
+        assert line.values[-1] == engine.cash(snap.history[-1], seat)
+    assert any(line.values[-1] != line.values[0] for line in series.lines)  # settled
+    spec = chart_spec(series, lang).to_dict()
+    rows = spec["datasets"][spec["data"]["name"]]
+    assert sorted({r["x"] for r in rows}) == list(range(last + 1))
+    title = spec["layer"][0]["encoding"]["x"]["title"]
+    assert ("Round" in title) if lang == "en" else ("ラウンド" in title), title
