@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from aids.games.base import VIEWER
+from aids.games.chances import Estimate
 from aids.games.grand_national import engine
 from aids.games.series import Line, Series, series_for
 from aids.live.render import render
@@ -24,7 +25,10 @@ from aids.live.svg import chart_svg
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
+from aids.tables.chances import Chances
 from aids.ui.charts import chart_spec
+from aids.ui.context import TableContext
+from aids.ui.insights import _bars
 from tests.e2e.frame_scenes import KINDS, finished
 
 SEEDS = Path(__file__).parents[2] / "seeds"
@@ -211,3 +215,75 @@ def test_gn_money_is_plotted_by_round(
     assert sorted({r["x"] for r in rows}) == list(range(last + 1))
     title = spec["layer"][0]["encoding"]["x"]["title"]
     assert ("Round" in title) if lang == "en" else ("ラウンド" in title), title
+
+
+# --- chance bars -----------------------------------------------------------------------------
+
+
+def expected_bar(kind: str, state: Any, group: str, index: int) -> str | None:
+    """The colour a figure's bar must be: its piece's own (None: no piece colour)."""
+    setup = state.setup
+    if kind == "derby":
+        if group == "horse":
+            return seed_hex("derby", "horse_colours", setup.horses[index].colour)
+        return seed_hex("derby", "counter_colours", setup.players[index].colour)
+    if kind == "ekiden":
+        return seed_hex("ekiden", "colours", setup.teams[index].colour)
+    if kind == "gn":
+        seat = index if group == "money" else index // 4  # four horses a stable
+        return seed_hex("gn", "colours", setup.stables[seat].colour)
+    if group.startswith("team"):
+        return None
+    return seed_hex("rally", "colours", setup.players[index].colour)
+
+
+def bar_colours(html: str) -> list[tuple[str, str]]:
+    """(row name, bar background) of every bar, in order."""
+    return re.findall(
+        r'<th scope="row">([^<]*)</th><td class="bar"><(?:i|span) style="[^"]*background:'
+        r"(#[0-9A-Fa-f]{6})",
+        html,
+    )
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_chance_bar_is_its_pieces_own_colour(
+    service: TableService, tables: dict[str, str], kind: str
+) -> None:
+    """Every chance bar, on the table page and on the live view, is in its piece's colour:
+    a horse's in its own (the Derby's) or its stable's (the Grand National's), a player's in
+    their counters' or car's, a team's in its pieces'. A team of cars has no colour of its
+    own: its bar takes an ink that is no car's."""
+    pid = tables[kind]
+    snap = service.snapshot(pid, VIEWER)
+    game = service.game(kind)
+    model = game.chances(snap.history)
+    assert model is not None
+    state = snap.state
+    measures = model.measures(state)
+    n = len(measures)
+    est = Estimate(measures, tuple((i + 1) / (n + 1) for i in range(n)), (0.0,) * n, 0, True,
+                   0.0, model.model)  # fmt: skip
+    want: dict[str, str | None] = {}
+    for m in measures:
+        label = model.label(state, m, "en")
+        want.setdefault(f"{m.group}:{label}", expected_bar(kind, state, m.group, m.index))
+    ctx = TableContext(snap, None, game, "en")
+    page = _bars(ctx, est)
+    figures = Chances(est, False, snap.seq)
+    live = render(snap, game, "en", figures).sections["chances"]  # type: ignore[arg-type]
+    pieces = {c for c in want.values() if c}
+    shown = [g for g in model.groups if any(m.group == g for m in measures)]
+    for html in (page, live):
+        groups = re.split(r"<caption>|<h3>", html)[1:]
+        assert len(groups) == len(shown)
+        seen = 0
+        for part, group in zip(groups, shown, strict=True):
+            for name, colour in bar_colours(part):
+                expected = want[f"{group}:{name}"]
+                if expected is None:
+                    assert colour.upper() not in pieces, (kind, group, name, colour)
+                else:
+                    assert colour.upper() == expected, (kind, group, name, colour)
+                seen += 1
+        assert seen == n, (seen, n)
