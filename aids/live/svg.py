@@ -19,7 +19,7 @@ from aids.print.charts import ChartSeries, dodge, looks, nice_ticks, ties, value
 from aids.ui.common import html_text
 
 WIDTH, HEIGHT = 360, 170  # the plot's own box, in the SVG's units (it scales to the screen)
-LEFT, RIGHT, TOP, BOTTOM = 40, 8, 8, 22
+LEFT, RIGHT, TOP, BOTTOM = 40, 8, 8, 22  # LEFT: at least; wider for long tick labels
 LINE_WIDTH, TIE_WIDTH, CASING = 2.5, 2.0, 2.0  # a line, what each line over it adds, a casing
 APART = 8  # units between last points that meet
 MARKS = {
@@ -43,19 +43,21 @@ def chart_svg(series: ChartSeries, lang: str) -> str:
         y_high = y_low + 1
     if x_high == x_low:
         x_high = x_low + 1
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    ticks = nice_ticks(y_low, y_high, 4)
+    # room for the longest tick label ($300,000) at about 6.5 units a character
+    left = max(LEFT, 6 + round(6.5 * max(len(value_text(v, series.money)) for v in ticks)))
+    plot_w, plot_h = WIDTH - left - RIGHT, HEIGHT - TOP - BOTTOM
 
     def px(x: int) -> float:
-        return LEFT + plot_w * (x - x_low) / (x_high - x_low)
+        return left + plot_w * (x - x_low) / (x_high - x_low)
 
     def py(y: int) -> float:
         share = (y - y_low) / (y_high - y_low)
         return TOP + plot_h * (share if series.y_reversed else 1 - share)
 
-    ticks = nice_ticks(y_low, y_high, 4)
     grid = "".join(
-        f'<path d="M{LEFT} {py(v):.0f}H{WIDTH - RIGHT}"/>'
-        f'<text x="{LEFT - 4}" y="{py(v) + 4:.0f}" text-anchor="end">'
+        f'<path d="M{left} {py(v):.0f}H{WIDTH - RIGHT}"/>'
+        f'<text x="{left - 4}" y="{py(v) + 4:.0f}" text-anchor="end">'
         f"{html_text(value_text(v, series.money))}</text>"
         for v in ticks
         if y_low <= v <= y_high
