@@ -2,7 +2,7 @@
 bytes a line. Each line is drawn as on the table page and on paper (``aids.print.charts.looks``:
 the piece's own colour, its own dash and marker shape, so it reads without colour), its last
 point marked and named in the legend under the plot. Equal lines both show: a line a later
-one runs over is drawn wider (``ties``), and last points that meet are set side by side.
+one runs over is drawn wider (``widths``), and last points that meet are set side by side.
 
 >>> from aids.games.series import Line, Series
 >>> s = Series("chart.title", "chart.x", "chart.y", "chart.who",
@@ -15,12 +15,12 @@ one runs over is drawn wider (``ties``), and last points that meet are set side 
 from __future__ import annotations
 
 from aids.core.i18n import t
-from aids.print.charts import ChartSeries, dodge, looks, nice_ticks, ties, value_text
+from aids.print.charts import ChartSeries, looks, nice_ticks, value_text, widths
 from aids.ui.common import html_text
 
 WIDTH, HEIGHT = 360, 170  # the plot's own box, in the SVG's units (it scales to the screen)
 LEFT, RIGHT, TOP, BOTTOM = 40, 8, 8, 22  # LEFT: at least; wider for long tick labels
-LINE_WIDTH, TIE_WIDTH, CASING = 2.5, 2.0, 2.0  # a line, what each line over it adds, a casing
+LINE_WIDTH, TIE_WIDTH, CASING = 2.5, 3.0, 2.0  # a line, one under another, a casing
 APART = 8  # units between last points that meet
 MARKS = {
     "circle": '<circle cx="{x}" cy="{y}" r="3.5"/>',
@@ -68,12 +68,12 @@ def chart_svg(series: ChartSeries, lang: str) -> str:
         for line in series.lines
     ]
     ends = [points[-1] if points else None for points in drawn]
-    for i, (line, (ink, shape, dash), width, points) in enumerate(
-        zip(series.lines, looks(series), ties(series), drawn, strict=True)
-    ):
+    for i, (line, (ink, shape, dash), wide, points) in enumerate(
+        zip(series.lines, looks(series), widths(series, LINE_WIDTH, TIE_WIDTH, CASING), drawn,
+            strict=True)
+    ):  # fmt: skip
         if not points:
             continue
-        wide = LINE_WIDTH + TIE_WIDTH * width
         dashes = f' stroke-dasharray="{",".join(map(str, dash))}"' if dash else ""
         casing = ""
         path = " ".join(f"{x:.0f},{y:.0f}" for x, y in _stairs(points, series.step))
@@ -87,9 +87,8 @@ def chart_svg(series: ChartSeries, lang: str) -> str:
         )
         meet = [j for j, end in enumerate(ends) if end == points[-1]]  # last points that meet
         x_end, y_end = points[-1]
-        marks.append(
-            _mark(shape, x_end + dodge(meet.index(i), len(meet), APART), y_end, ink.fill, ink.edge)
-        )
+        back = (len(meet) - 1 - meet.index(i)) * APART  # the last at its point, others before
+        marks.append(_mark(shape, x_end - back, y_end, ink.fill, ink.edge))
         rim = f'<path d="M1 6H20" stroke="{ink.edge}" stroke-width="4.5"/>' if ink.edge else ""
         legend.append(
             f'<li><svg width="30" height="12" aria-hidden="true">{rim}<path d="M1 6H20" '

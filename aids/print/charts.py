@@ -6,7 +6,7 @@ pattern — so a chart printed in black and white, or read by a colour-blind pla
 nothing. The colour is the seat's piece's own (a red car's line is the car's red:
 ``palette.line_inks`` from ``Line.colour``), a pale one (yellow, white) cased in a darker ink
 of its hue; the shape and dash are the colour-blind reader's cue. Lines with equal values
-stay visible: a line that a later one runs over is drawn wider (``ties``), so it shows on
+stay visible: a line that a later one runs over is drawn wider (``widths``), so it shows on
 both sides of the thinner one on top, and markers of lines that meet are set a little apart
 (dodged) so none hides another. Text is in the embedded Japanese font and fitted to its room
 (shrink, then ellipsis). Names no game: it draws any value shaped like ``ChartSeries`` (each
@@ -104,24 +104,32 @@ def looks(series: ChartSeries) -> list[Look]:
     return [(ink, SHAPES[i % len(SHAPES)], DASHES[i % len(DASHES)]) for i, ink in enumerate(inks)]
 
 
-def ties(series: ChartSeries) -> list[int]:
-    """For each line, how many later lines (drawn over it) share a value with it at some
-    point: each one widens it a step, so two lines with equal money both show.
+def widths(series: ChartSeries, base: float, step: float, casing: float) -> list[float]:
+    """Each line's width, so equal lines all show: a line is drawn ``step`` wider than the
+    widest (casing included) of the later lines drawn over it that share a value with it,
+    so it shows on both sides of them; ``base`` otherwise. A pale line's casing adds
+    ``casing`` around its width.
 
     >>> from aids.games.series import Line, Series
     >>> same = (5, 5, 9)
-    >>> ties(Series("t", "x", "y", "who", (0, 1, 2),
-    ...             (Line("A", same), Line("B", (1, 5, 2)), Line("C", same))))
-    [2, 1, 0]
+    >>> lines = (Line("A", same), Line("B", (1, 5, 2)), Line("C", same, colour="#f5f5f5"))
+    >>> widths(Series("t", "x", "y", "who", (0, 1, 2), lines), 2, 2, 1)
+    [7, 5, 2]
     """
     lines = series.lines
-    return [
-        sum(
-            any(a is not None and a == b for a, b in zip(line.values, later.values, strict=True))
-            for later in lines[i + 1 :]
-        )
-        for i, line in enumerate(lines)
-    ]
+    pale = [ink.edge is not None for ink, _, _ in looks(series)]
+    inner: list[float] = [base] * len(lines)
+    outer: list[float] = [base] * len(lines)
+    for i in reversed(range(len(lines))):
+        over = [
+            outer[j]
+            for j in range(i + 1, len(lines))
+            if any(a is not None and a == b
+                   for a, b in zip(lines[i].values, lines[j].values, strict=True))
+        ]  # fmt: skip
+        inner[i] = max([base, *(w + step for w in over)])
+        outer[i] = inner[i] + (casing if pale[i] else 0)
+    return inner
 
 
 def dodge(index: int, count: int, room: float) -> float:
@@ -221,12 +229,12 @@ def _sample(x: float, y: float, look: Look) -> Group:
     return g
 
 
-LINE_WIDTH, TIE_WIDTH = 1.6, 1.4  # points: a line, and what each line over it adds
+LINE_WIDTH, TIE_WIDTH, CASING = 1.6, 1.4, 1.2  # points: a line, a line under one, a casing
 
 
 def _strokes(ink: Ink, width: float = LINE_WIDTH) -> list[tuple[colors.Color, float]]:
     """A line's strokes, bottom first: its darker casing when pale, then its colour."""
-    casing = [(colors.HexColor(ink.edge), width + 1.2)] if ink.edge else []
+    casing = [(colors.HexColor(ink.edge), width + CASING)] if ink.edge else []
     return [*casing, (colors.HexColor(ink.fill), width)]
 
 
@@ -322,10 +330,10 @@ def drawing(series: ChartSeries, lang: str, width: float, height: float) -> Draw
     turned = Group(_text(0, 0, y_label, y_size, "middle"))
     turned.transform = (0, 1, -1, 0, LABEL_SIZE * 0.9, (top + bottom) / 2)
     d.add(turned)
-    widths = [LINE_WIDTH + TIE_WIDTH * n for n in ties(series)]
+    wide = widths(series, LINE_WIDTH, TIE_WIDTH, CASING)
     for i, (line, look) in enumerate(zip(series.lines, looks(series), strict=True)):
         shift = dodge(i, len(series.lines), step_pt) * (span + 2 * pad) / plot_w
-        _draw_line(d, series, look, line, px, py, shift, size, widths[i])
+        _draw_line(d, series, look, line, px, py, shift, size, wide[i])
     return d
 
 

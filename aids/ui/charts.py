@@ -6,7 +6,7 @@ a game's folder), built from ``snapshot.history`` — the states this reader may
 already through ``view``. Lines look as on paper (``aids.print.charts.looks``): the seat's
 piece's own colour (a red car's line is the car's red; a pale one cased in a darker ink of its
 hue), a marker shape and a dash pattern each, so the chart reads without colour; equal values
-stay visible (a line another runs over is drawn wider, ``print.charts.ties``, and markers
+stay visible (a line another runs over is drawn wider, ``print.charts.widths``, and markers
 are set a little apart). Names no game.
 """
 
@@ -28,7 +28,7 @@ import streamlit as st
 
 from aids.core.i18n import t
 from aids.games.series import series_for
-from aids.print.charts import ChartSeries, looks, ties
+from aids.print.charts import ChartSeries, looks, widths
 from aids.ui.context import TableContext
 
 PLOT_HEIGHT = 230  # pixels of the lines' own area on a phone (Streamlit fits the whole chart,
@@ -36,8 +36,7 @@ FRAME_HEIGHT = 110  # title, axis and legend title included, in the height it is
 LEGEND_ROW = 24  # pixels per row of two names in the legend
 DODGE = 0.012  # of the x axis's span, between two lines' markers (a few pixels on a phone)
 SOLID = [1, 0]  # Vega-Lite's solid dash
-LINE_WIDTH, TIE_WIDTH = 2.2, 2.0  # pixels: a line, and what each line over it adds
-CASING = 2.0  # pixels a pale line's casing adds
+LINE_WIDTH, TIE_WIDTH, CASING = 2.2, 3.0, 2.0  # pixels: a line, one under another, a casing
 DENSE = 24  # points per line beyond which markers are drawn smaller
 
 
@@ -133,8 +132,8 @@ def chart_spec(series: ChartSeries, lang: str) -> alt.LayerChart:
     shape = alt.Shape("name:N", scale=by_seat([m for _, m, _ in styles]), legend=legend)
     size = 70 if len(xs) <= DENSE else 30
     layers: list[Any] = []
-    widths = [LINE_WIDTH + TIE_WIDTH * n for n in ties(series)]
-    for name, (ink, _, pattern), width in zip(names, styles, widths, strict=True):
+    wide = widths(series, LINE_WIDTH, TIE_WIDTH, CASING)
+    for name, (ink, _, pattern), width in zip(names, styles, wide, strict=True):
         # the line (a pale one's casing, wider, its stroke the legend's rim), then inside it
         line = only([name]).mark_line(
             strokeWidth=width + (CASING if ink.edge else 0), interpolate=interpolate

@@ -151,42 +151,54 @@ def test_each_line_is_its_pieces_own_colour_in_the_live_views_svg(
 # --- equal lines ----------------------------------------------------------------------------
 
 SAME = (100, 100, 100, 180)
+RED, BLUE, GREEN, YELLOW = "#D32F2F", "#1565C0", "#2E7D32", "#F9A825"  # the seeds' stables
 TIED = Series(
     "gn.charts.title", "gn.charts.x", "gn.charts.y", "gn.charts.legend", (0, 1, 2, 3),
-    (Line("Aki", SAME, colour="#d32f2f"), Line("Ben", (90, 90, 90, 60), colour="#1565c0"),
-     Line("Chie", SAME, colour="#2e7d32")),
+    (Line("Aki", SAME, colour=RED), Line("Ben", (90, 90, 90, 60), colour=BLUE),
+     Line("Chie", SAME, colour=GREEN), Line("Dai", SAME, colour=YELLOW)),
     step=True, money=True,
 )  # fmt: skip
 
 
-def test_equal_lines_both_show_on_the_page() -> None:
-    """Issue 28 §2 "hides an equal line": two stables with the same money all game — the
-    first's line is drawn wider than the one over it, in a different dash, so both show."""
+def test_equal_lines_all_show_on_the_page() -> None:
+    """Issue 28 §2 "hides an equal line": three stables with the same money all game — each
+    line is drawn wider than every equal one over it (a pale one's casing included), in a
+    dash of its own, so all show; the values are not moved."""
     spec = chart_spec(TIED, "en").to_dict()
-    width = {}
+    width: dict[str, float] = {}
     for layer in spec["layer"]:
         only = layer.get("transform", [{}])[0].get("filter", {}).get("oneOf")
         if layer["mark"]["type"] == "line" and only and len(only) == 1:
-            width[only[0]] = layer["mark"]["strokeWidth"]
-    assert width["Aki"] > width["Chie"], width
+            width[only[0]] = max(width.get(only[0], 0), layer["mark"]["strokeWidth"])
+    assert width["Aki"] > width["Chie"] > width["Dai"], width
     dash = dict(zip(*(layer_channel(spec, "strokeDash")["scale"][k] for k in ("domain", "range")),
                     strict=True))  # fmt: skip
-    assert dash["Aki"] != dash["Chie"]
+    assert len({str(dash[n]) for n in ("Aki", "Chie", "Dai")}) == 3
+    rows = spec["datasets"][spec["data"]["name"]]
+    assert {r["y"] for r in rows if r["name"] in ("Aki", "Chie", "Dai")} == set(SAME)
 
 
-def test_equal_lines_both_show_in_the_live_view() -> None:
-    """The live view's SVG: the under line wider than the equal one over it, other dashes,
-    and both last markers drawn side by side at the same height (their value unchanged)."""
+def test_equal_lines_all_show_in_the_live_view() -> None:
+    """The live view's SVG: each under line wider than every equal one over it (the yellow
+    one's casing included), other dashes, and the last markers drawn side by side at the
+    same height (their value unchanged)."""
     svg = chart_svg(TIED, "en").split("</svg>")[0]
     lines = re.findall(r'<polyline points="([^"]+)" stroke="(#\w+)" stroke-width="([\d.]+)"'
                        r'( stroke-dasharray="[^"]*")?', svg)  # fmt: skip
-    by_colour = {c.upper(): (pts, float(w), d) for pts, c, w, d in lines}
-    aki, chie = by_colour["#D32F2F"], by_colour["#2E7D32"]
-    assert aki[0] == chie[0]  # the same points: the values are not moved
-    assert aki[1] > chie[1] and aki[2] != chie[2]
+    owner = {RED: "Aki", BLUE: "Ben", GREEN: "Chie", YELLOW: "Dai"}
+    outer: dict[str, float] = {}
+    points, dashes = {}, {}
+    for pts, colour, wide, dash in lines:
+        who = owner.get(colour.upper(), "Dai")  # the yellow line's casing: a darker yellow
+        outer[who] = max(outer.get(who, 0), float(wide))
+        if colour.upper() in owner:
+            points[who], dashes[who] = pts, dash
+    assert points["Aki"] == points["Chie"] == points["Dai"]  # the same points: not moved
+    assert outer["Aki"] > outer["Chie"] > outer["Dai"], outer
+    assert len({dashes[n] for n in ("Aki", "Chie", "Dai")}) == 3
     marks = re.findall(r'<g fill="(#\w+)" stroke="#\w+">(.*?)</g>', svg)
-    ends = {fill.upper(): re.findall(r"-?\d+", body) for fill, body in marks}
-    assert ends["#D32F2F"] != ends["#2E7D32"]
+    ends = {fill.upper(): tuple(re.findall(r"-?\d+", body)) for fill, body in marks}
+    assert len({ends[RED], ends[GREEN], ends[YELLOW]}) == 3
 
 
 # --- the Grand National's money by round -----------------------------------------------------
