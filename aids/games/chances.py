@@ -159,6 +159,11 @@ class ChanceModel(Protocol):
         """Whose figure ``measure`` is, in ``lang``: a horse's or a player's name."""
         ...
 
+    def colour(self, state: Any, measure: Measure) -> str | None:
+        """The own colour (``#rrggbb``, as the game's seeds give it) of the piece whose
+        figure ``measure`` is — its bar is drawn in it; None: it has none (a team)."""
+        ...
+
     def title(self, group: str, lang: str) -> str:
         """What a group of figures is, in ``lang`` (``Wins``, ``Finishes``…)."""
         ...

@@ -1,9 +1,13 @@
 """A colour of a game's pieces, counters or cards, as its seed file names it; and the inks
-of chart lines: a piece's own colour in Okabe & Ito's colour-blind-safe palette."""
+of chart lines and chance bars: the piece's own colour (a red car's line is the car's red),
+a pale one edged in a darker ink of its hue, and inks for what has no colour of its own that
+keep clear of the pieces'. The marker shape and dash of a line are the colour-blind cue."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import colorsys
+import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 
@@ -37,39 +41,36 @@ OKABE_ITO = {
     "vermillion": "#D55E00",
     "reddish_purple": "#CC79A7",
 }
-WHITE = "#FFFFFF"
-EDGE = "#3A3A3A"  # the casing of a pale line or marker, so it reads on white paper
-#: Lines whose piece gives no colour take these in turn (darkest first; the yellow is pale).
-LINE_ORDER = tuple(
-    OKABE_ITO[n]
-    for n in ("blue", "vermillion", "bluish_green", "reddish_purple", "orange", "sky_blue", "black")
+#: Inks for lines and bars whose piece has no colour of its own (a team of cars, a fake
+#: game's seat): the one farthest in hue and lightness from every piece colour on the chart
+#: is taken first, so none reads as a piece's.
+UNCOLOURED = (
+    "#00838F",  # teal
+    "#5D4037",  # dark brown
+    "#827717",  # olive
+    "#1A237E",  # navy
+    "#AD1457",  # raspberry
+    "#616161",  # grey
+    OKABE_ITO["orange"],
+    OKABE_ITO["sky_blue"],
+    OKABE_ITO["reddish_purple"],
 )
-#: A piece's colour (the key a setup gives a seat: a car, a team, a stable, a counter) as
-#: the palette's ink of the same name or nearest hue, so a red car's line is red.
-PIECE_INKS = {
-    "red": OKABE_ITO["vermillion"],
-    "vermillion": OKABE_ITO["vermillion"],
-    "orange": OKABE_ITO["orange"],
-    "yellow": OKABE_ITO["yellow"],
-    "green": OKABE_ITO["bluish_green"],
-    "blue": OKABE_ITO["blue"],
-    "sky": OKABE_ITO["sky_blue"],
-    "sky_blue": OKABE_ITO["sky_blue"],
-    "light_blue": OKABE_ITO["sky_blue"],
-    "purple": OKABE_ITO["reddish_purple"],
-    "pink": OKABE_ITO["reddish_purple"],
-    "black": OKABE_ITO["black"],
-    "white": WHITE,
-}
 
 
 @dataclass(frozen=True, slots=True)
 class Ink:
-    """How a chart line is drawn: ``fill`` its colour; ``edge`` a dark casing around it when
-    the colour is too pale to read on white (yellow, white), else None."""
+    """How a chart line or bar is drawn: ``fill`` its colour (the piece's own); ``edge`` a
+    darker ink of the same hue around it when the colour is too pale to read on white
+    (yellow, white), else None."""
 
     fill: str
     edge: str | None = None
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    h = hex_colour.lstrip("#")
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return r, g, b
 
 
 def contrast_on_white(hex_colour: str) -> float:
@@ -83,32 +84,99 @@ def contrast_on_white(hex_colour: str) -> float:
         v = c / 255
         return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (int(hex_colour.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))
+    r, g, b = _rgb(hex_colour)
     luminance = 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
     return 1.05 / (luminance + 0.05)
 
 
-PALE = 1.6  # contrast on white below which a line gets its casing
+PALE = 2.2  # contrast on white below which a line or bar gets a darker edge of its hue
+EDGE_CONTRAST = 4.5  # how dark that edge is made
 
 
-def line_inks(pieces: Sequence[str | None]) -> tuple[Ink, ...]:
-    """Each line's ink, in seat order, from its piece's colour key (None: the piece has
-    none): the palette's ink of that colour; a line whose piece has no known colour, or
-    whose ink an earlier line already has, takes the first ink of ``LINE_ORDER`` no line
-    has yet. Pale inks get a casing. The marker shape and dash stay the second cue.
+def darker(hex_colour: str, contrast: float = EDGE_CONTRAST) -> str:
+    """The same hue and saturation, darkened until it reads on white at ``contrast``: a
+    pale piece's edge (yellow's is a dark ochre, white's a dark grey).
 
-    >>> [i.fill for i in line_inks(["red", "blue", None])]
-    ['#D55E00', '#0072B2', '#009E73']
-    >>> line_inks(["white"])[0]
-    Ink(fill='#FFFFFF', edge='#3A3A3A')
-    >>> [i.fill for i in line_inks(["purple", "pink"])]  # one ink for both: the second moves
-    ['#CC79A7', '#0072B2']
+    >>> darker("#f9a825"), darker("#f5f5f5")
+    ('#A76905', '#757575')
     """
-    fills: list[str] = []
-    for key in pieces:
-        want = PIECE_INKS.get(key or "")
-        if want is None or want in fills:
-            free = [c for c in LINE_ORDER if c not in fills]
-            want = free[0] if free else LINE_ORDER[len(fills) % len(LINE_ORDER)]
-        fills.append(want)
-    return tuple(Ink(f, EDGE if contrast_on_white(f) < PALE else None) for f in fills)
+    r, g, b = (c / 255 for c in _rgb(hex_colour))
+    hue, light, sat = colorsys.rgb_to_hls(r, g, b)
+    out = hex_colour
+    while light > 0 and contrast_on_white(out) < contrast:
+        light = max(0.0, light - 0.005)
+        out = "#{:02X}{:02X}{:02X}".format(
+            *(round(c * 255) for c in colorsys.hls_to_rgb(hue, light, sat))
+        )
+    return out.upper()
+
+
+def ink_of(hex_colour: str) -> Ink:
+    """A piece's own colour as a line's or bar's ink (``#RRGGBB``), edged when pale.
+
+    >>> ink_of("#d32f2f"), ink_of("#fdd835").edge is not None
+    (Ink(fill='#D32F2F', edge=None), True)
+    """
+    fill = hex_colour.upper()
+    return Ink(fill, darker(fill) if contrast_on_white(fill) < PALE else None)
+
+
+def _lab(hex_colour: str) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of ``#rrggbb``: distances there are about as the eye sees them."""
+
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in _rgb(hex_colour))
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def distance(a: str, b: str) -> float:
+    """How far apart two colours look (CIE76 ΔE).
+
+    >>> round(distance("#000000", "#FFFFFF"))
+    100
+    """
+    la, lb = _lab(a), _lab(b)
+    return math.dist(la, lb)
+
+
+def line_inks(
+    colours: Sequence[str | None], keys: Sequence[Hashable] | None = None
+) -> tuple[Ink, ...]:
+    """Each line's or bar's ink, in order, from its piece's own colour (``#rrggbb``, as the
+    game's seeds give it: a red car's line is that red, a pink horse's that pink). One with
+    no colour (None) takes the ink of ``UNCOLOURED`` farthest from every piece colour and
+    every ink already taken, so it reads as no piece's; ones with equal ``keys`` (the same
+    team in two groups of bars) share it. Pale inks get an edge of their own hue.
+
+    >>> [i.fill for i in line_inks(["#d32f2f", "#6a1b9a", "#d81b60"])]
+    ['#D32F2F', '#6A1B9A', '#D81B60']
+    >>> line_inks(["#f5f5f5"])[0]
+    Ink(fill='#F5F5F5', edge='#757575')
+    >>> [i.fill for i in line_inks([None, "#1565c0", None], keys=["A", "x", "A"])]
+    ['#E69F00', '#1565C0', '#E69F00']
+    """
+    keys = list(range(len(colours))) if keys is None else list(keys)
+    taken = [c.upper() for c in colours if c is not None]
+    chosen: dict[Hashable, str] = {}
+    out: list[Ink] = []
+    for colour, key in zip(colours, keys, strict=True):
+        if colour is not None:
+            out.append(ink_of(colour))
+            continue
+        if key not in chosen:
+            free = [c for c in UNCOLOURED if c not in taken] or list(UNCOLOURED)
+            pick = max(free, key=lambda c: min((distance(c, t) for t in taken), default=0.0))
+            chosen[key] = pick
+            taken.append(pick)
+        out.append(ink_of(chosen[key]))
+    return tuple(out)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -19,9 +19,10 @@ from typing import Any
 class Line:
     """One seat's line: its name, its value at each x point (None where it has none),
     ``extra``, a second measure at the same points (empty when the series has none), and
-    ``colour``, the colour key of the seat's piece (``red``: the car, team, stable or
-    counter on the table), which the line is drawn in (``palette.line_inks``); None: the
-    palette's next.
+    ``colour``, the seat's piece's own colour as the game's seeds give it (``#d32f2f``: the
+    car, team, stable or counter on the table), which the line is drawn in
+    (``palette.line_inks``); None: the seat has no piece colour, an ink clear of the
+    pieces' is taken.
 
     >>> Line("Aki", (0, 4), (1, 1)).last
     4
@@ -117,43 +118,9 @@ def history_module(game: Any) -> Any | None:
 
 def series_for(game: Any, history: Sequence[Any]) -> Series | None:
     """The game's chart of ``history`` (states as the reader may see them), or None; each
-    line in its seat's piece colour (``seat_colours``) unless the game's series gave one."""
+    line in its piece's own colour, as the game's series gives it (``Line.colour``)."""
     module = history_module(game)
     if module is None:
         return None
     series: Series = module.series(history)
-    return with_colours(series, seat_colours(game, history[0]) if history else ())
-
-
-def seat_colours(game: Any, state: Any) -> tuple[str | None, ...]:
-    """The colour key of each seat's piece, in seat order, as the state's setup gives it:
-    the setup's list of seats, each ``{"name": …, "colour": …}`` (every game's setup lists
-    its players, teams or stables so), found by the seats' names. Empty when the setup has
-    no such list (a game whose seats have no colour)."""
-    setup = getattr(state, "setup", None)
-    if setup is None:
-        return ()
-    names = list(game.seat_names(setup))
-    for value in game.setup_to_dict(setup).values():
-        if not isinstance(value, list) or len(value) != len(names):
-            continue
-        if all(isinstance(v, dict) for v in value) and [v.get("name") for v in value] == names:
-            return tuple(v["colour"] if isinstance(v.get("colour"), str) else None for v in value)
-    return ()
-
-
-def with_colours(series: Series, colours: Sequence[str | None]) -> Series:
-    """``series`` with each line's ``colour`` set from ``colours`` (seat order), where the
-    line has none; unchanged when the counts differ.
-
-    >>> s = with_colours(Series("t", "x", "y", "who", (1,), (Line("Aki", (4,)),)), ["red"])
-    >>> s.lines[0].colour
-    'red'
-    """
-    if len(colours) != len(series.lines):
-        return series
-    lines = tuple(
-        line if line.colour is not None else replace(line, colour=colour)
-        for line, colour in zip(series.lines, colours, strict=True)
-    )
-    return replace(series, lines=lines)
+    return series

@@ -24,13 +24,15 @@ from dataclasses import dataclass, field
 
 from aids.core.i18n import Lang, t
 from aids.games.base import AnyGame
+from aids.games.chances import Measure
+from aids.games.palette import Ink
 from aids.games.series import series_for
 from aids.live.svg import chart_svg
 from aids.tables import LogEntry, Snapshot
 from aids.tables.chances import Chances
 from aids.ui.common import html_text, speaking, tr
 from aids.ui.context import TableContext, page_for
-from aids.ui.insights import Figure, bar, figure_groups, how_made
+from aids.ui.insights import Figure, bar, bar_inks, bar_style, figure_groups, how_made
 from aids.ui.standings import standings_html
 from aids.ui.table_log import describe_entry
 
@@ -207,13 +209,14 @@ def _chances(ctx: TableContext, figures: Chances | None) -> str:
     if est is None:
         return f'{title}<p class="note">{html_text(tr("chances.computing"))}</p>'
     groups = []
+    inks = bar_inks(model, ctx.snapshot.state, est.measures)  # each piece's own colour
     for group, rows in figure_groups(model, est):
         best = sorted(rows, key=lambda r: r[1] if r[0].kind == "rank" else -r[1])
         caption = html_text(model.title(group, ctx.lang))
-        top = _bars(ctx, best[:LEADERS], rows)
+        top = _bars(ctx, best[:LEADERS], rows, inks)
         rest = ""
         if len(rows) > LEADERS:  # the others, under the leaders
-            others = _bars(ctx, best[LEADERS:], rows)
+            others = _bars(ctx, best[LEADERS:], rows, inks)
             rest = f"<details><summary>{html_text(tr('live.all'))}</summary>{others}</details>"
         groups.append(f'<div class="odds"><h3>{caption}</h3>{top}{rest}</div>')
     how = how_made(est, stale=False, over=ctx.snapshot.outcome is not None)
@@ -228,15 +231,20 @@ def _updating(figures: Chances | None) -> str:
     return f'<p class="note">{html_text(tr("chances.updating"))}</p>'
 
 
-def _bars(ctx: TableContext, shown: list[Figure], group: list[Figure]) -> str:
+def _bars(
+    ctx: TableContext, shown: list[Figure], group: list[Figure], inks: dict[Measure, Ink]
+) -> str:
+    """The ``shown`` figures of a ``group`` as bars, each in its piece's ink."""
     model = ctx.game.chances(())
     assert model is not None
+    state = ctx.snapshot.state
     out = []
     for figure in shown:
-        name = html_text(model.label(ctx.snapshot.state, figure[0], ctx.lang))
+        name = html_text(model.label(state, figure[0], ctx.lang))
         width, text, _spread = bar(figure, group)
+        style = bar_style(inks[figure[0]])
         out.append(
-            f'<tr><th scope="row">{name}</th><td class="bar"><i style="width:{width:.0f}%">'
+            f'<tr><th scope="row">{name}</th><td class="bar"><i style="width:{width:.0f}%;{style}">'
             f'</i></td><td class="num">{text}</td></tr>'
         )
     return f"<table>{''.join(out)}</table>"

@@ -1,14 +1,16 @@
 """A race chart as vectors (ReportLab graphics) for the post-game report, and the look of a
 chart's lines shared with the page (``aids/ui/charts.py``).
 
-Every line differs from the others in three ways — an Okabe–Ito colour, a marker shape and a
-dash pattern — so a chart printed in black and white, or read by a colour-blind player, loses
-nothing. The colour is the seat's piece's own (a red car's line is red: ``palette.line_inks``
-from ``Line.colour``), a pale one (yellow, white) cased in a dark edge; the shape and dash
-are the second cue. Markers of lines that meet are set a little apart (dodged) so none hides
-another. Text is in the embedded Japanese font and fitted to its room (shrink, then
-ellipsis). Names no game: it draws any value shaped like ``ChartSeries`` (each game's
-``history.series``).
+Every line differs from the others in three ways — its colour, a marker shape and a dash
+pattern — so a chart printed in black and white, or read by a colour-blind player, loses
+nothing. The colour is the seat's piece's own (a red car's line is the car's red:
+``palette.line_inks`` from ``Line.colour``), a pale one (yellow, white) cased in a darker ink
+of its hue; the shape and dash are the colour-blind reader's cue. Lines with equal values
+stay visible: a line that a later one runs over is drawn wider (``widths``), so it shows on
+both sides of the thinner one on top, and markers of lines that meet are set a little apart
+(dodged) so none hides another. Text is in the embedded Japanese font and fitted to its room
+(shrink, then ellipsis). Names no game: it draws any value shaped like ``ChartSeries`` (each
+game's ``history.series``).
 """
 
 from __future__ import annotations
@@ -21,11 +23,9 @@ from reportlab.graphics.shapes import Circle, Drawing, Group, Line, Polygon, Pol
 from reportlab.lib import colors
 
 from aids.core.i18n import t
-from aids.games.palette import LINE_ORDER, Ink, line_inks
+from aids.games.palette import Ink, line_inks
 from aids.print.fonts import ASCENT, fit, measure, register
 
-#: Okabe & Ito's colour-blind-safe palette in the order lines without a piece colour take it.
-PALETTE = LINE_ORDER
 #: Marker shapes by Vega's names (the page uses them as they are; ``_marker`` draws them here).
 SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right")
 #: Dash patterns (on, off, …) in points/pixels; () is a solid line.
@@ -90,17 +90,46 @@ Look = tuple[Ink, str, tuple[int, ...]]  # a line's ink, marker shape and dash p
 
 
 def looks(series: ChartSeries) -> list[Look]:
-    """Each line's ink (its piece's colour: ``palette.line_inks``), marker shape and dash
+    """Each line's ink (its piece's own colour: ``palette.line_inks``), marker shape and dash
     pattern, in seat order: the shape and dash by the line's place, so no two lines share
     either however their colours fall.
 
     >>> from aids.games.series import Line, Series
-    >>> s = Series("t", "x", "y", "who", (1,), (Line("A", (1,), colour="red"), Line("B", (2,))))
+    >>> s = Series("t", "x", "y", "who", (1,), (Line("A", (1,), colour="#d32f2f"),
+    ...                                         Line("B", (2,))))
     >>> [(ink.fill, shape, dash) for ink, shape, dash in looks(s)]
-    [('#D55E00', 'circle', ()), ('#0072B2', 'square', (7, 3))]
+    [('#D32F2F', 'circle', ()), ('#56B4E9', 'square', (7, 3))]
     """
     inks = line_inks([line.colour for line in series.lines])
     return [(ink, SHAPES[i % len(SHAPES)], DASHES[i % len(DASHES)]) for i, ink in enumerate(inks)]
+
+
+def widths(series: ChartSeries, base: float, step: float, casing: float) -> list[float]:
+    """Each line's width, so equal lines all show: a line is drawn ``step`` wider than the
+    widest (casing included) of the later lines drawn over it that share a value with it,
+    so it shows on both sides of them; ``base`` otherwise. A pale line's casing adds
+    ``casing`` around its width.
+
+    >>> from aids.games.series import Line, Series
+    >>> same = (5, 5, 9)
+    >>> lines = (Line("A", same), Line("B", (1, 5, 2)), Line("C", same, colour="#f5f5f5"))
+    >>> widths(Series("t", "x", "y", "who", (0, 1, 2), lines), 2, 2, 1)
+    [7, 5, 2]
+    """
+    lines = series.lines
+    pale = [ink.edge is not None for ink, _, _ in looks(series)]
+    inner: list[float] = [base] * len(lines)
+    outer: list[float] = [base] * len(lines)
+    for i in reversed(range(len(lines))):
+        over = [
+            outer[j]
+            for j in range(i + 1, len(lines))
+            if any(a is not None and a == b
+                   for a, b in zip(lines[i].values, lines[j].values, strict=True))
+        ]  # fmt: skip
+        inner[i] = max([base, *(w + step for w in over)])
+        outer[i] = inner[i] + (casing if pale[i] else 0)
+    return inner
 
 
 def dodge(index: int, count: int, room: float) -> float:
@@ -200,10 +229,13 @@ def _sample(x: float, y: float, look: Look) -> Group:
     return g
 
 
-def _strokes(ink: Ink) -> list[tuple[colors.Color, float]]:
-    """A line's strokes, bottom first: its dark casing when pale, then its colour."""
-    casing = [(colors.HexColor(ink.edge), 2.8)] if ink.edge else []
-    return [*casing, (colors.HexColor(ink.fill), 1.6)]
+LINE_WIDTH, TIE_WIDTH, CASING = 1.6, 1.4, 1.2  # points: a line, a line under one, a casing
+
+
+def _strokes(ink: Ink, width: float = LINE_WIDTH) -> list[tuple[colors.Color, float]]:
+    """A line's strokes, bottom first: its darker casing when pale, then its colour."""
+    casing = [(colors.HexColor(ink.edge), width + CASING)] if ink.edge else []
+    return [*casing, (colors.HexColor(ink.fill), width)]
 
 
 def legend_label(series: ChartSeries, index: int, lang: str) -> str:
@@ -298,9 +330,10 @@ def drawing(series: ChartSeries, lang: str, width: float, height: float) -> Draw
     turned = Group(_text(0, 0, y_label, y_size, "middle"))
     turned.transform = (0, 1, -1, 0, LABEL_SIZE * 0.9, (top + bottom) / 2)
     d.add(turned)
+    wide = widths(series, LINE_WIDTH, TIE_WIDTH, CASING)
     for i, (line, look) in enumerate(zip(series.lines, looks(series), strict=True)):
         shift = dodge(i, len(series.lines), step_pt) * (span + 2 * pad) / plot_w
-        _draw_line(d, series, look, line, px, py, shift, size)
+        _draw_line(d, series, look, line, px, py, shift, size, wide[i])
     return d
 
 
@@ -313,8 +346,10 @@ def _draw_line(
     py: Callable[[float], float],
     shift: float,
     size: float,
+    width: float = LINE_WIDTH,
 ) -> None:
-    """One seat's line (broken where it has no value), then its markers on top."""
+    """One seat's line (broken where it has no value), ``width`` points wide (wider under a
+    line that shares its values), then its markers on top."""
     ink, shape, dash = look
     colour = colors.HexColor(ink.fill)
     runs: list[list[tuple[float, float]]] = [[]]
@@ -328,8 +363,8 @@ def _draw_line(
         runs[-1].append(here)
     for run in runs:
         if len(run) > 1:
-            for stroke, width in _strokes(ink):
-                d.add(PolyLine([c for p in run for c in p], strokeColor=stroke, strokeWidth=width,
+            for stroke, wide in _strokes(ink, width):
+                d.add(PolyLine([c for p in run for c in p], strokeColor=stroke, strokeWidth=wide,
                                strokeDashArray=list(dash) or None, strokeLineJoin=1))  # fmt: skip
     for x, v in zip(series.x, line.values, strict=True):
         if v is not None:

@@ -4,9 +4,10 @@ The series comes from the game's own ``history`` module beside its engine
 (``aids/games/<folder>/history.py``, found from the engine's package, as the registry finds
 a game's folder), built from ``snapshot.history`` — the states this reader may see, each
 already through ``view``. Lines look as on paper (``aids.print.charts.looks``): the seat's
-piece's own colour in the Okabe–Ito palette (a red car's line is red; a pale one cased in a
-dark edge), a marker shape and a dash pattern each, and equal values are set a little apart,
-so the chart reads without colour. Names no game.
+piece's own colour (a red car's line is the car's red; a pale one cased in a darker ink of its
+hue), a marker shape and a dash pattern each, so the chart reads without colour; equal values
+stay visible (a line another runs over is drawn wider, ``print.charts.widths``, and markers
+are set a little apart). Names no game.
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ import pandas  # noqa: F401
 import streamlit as st
 
 from aids.core.i18n import t
-from aids.games.palette import EDGE
 from aids.games.series import series_for
-from aids.print.charts import ChartSeries, looks
+from aids.print.charts import ChartSeries, looks, widths
 from aids.ui.context import TableContext
 
 PLOT_HEIGHT = 230  # pixels of the lines' own area on a phone (Streamlit fits the whole chart,
@@ -36,6 +36,7 @@ FRAME_HEIGHT = 110  # title, axis and legend title included, in the height it is
 LEGEND_ROW = 24  # pixels per row of two names in the legend
 DODGE = 0.012  # of the x axis's span, between two lines' markers (a few pixels on a phone)
 SOLID = [1, 0]  # Vega-Lite's solid dash
+LINE_WIDTH, TIE_WIDTH, CASING = 2.2, 3.0, 2.0  # pixels: a line, one under another, a casing
 DENSE = 24  # points per line beyond which markers are drawn smaller
 
 
@@ -56,10 +57,12 @@ def _rows(series: ChartSeries, span: float) -> list[dict[str, Any]]:
 
 def chart_spec(series: ChartSeries, lang: str) -> alt.LayerChart:
     """The chart of ``series`` with every label in ``lang``: one line per seat in its
-    piece's colour (``print.charts.looks``), with markers of its own shape and a dash of its
-    own (one legend over them, its samples rimmed as the markers are), a pale line (yellow,
-    white) cased in a dark edge and its markers rimmed in it, and a tooltip. Layers: the
-    casings, the lines, the markers (every layer gives the one legend, or none shows)."""
+    piece's own colour (``print.charts.looks``), with markers of its own shape and a dash of
+    its own (one legend over them, its samples rimmed as the markers are), a pale line
+    (yellow, white) cased in a darker ink of its hue and its markers rimmed in it, and a
+    tooltip. Layers: each seat's line in seat order (a pale one's casing under it), wider by
+    a step for each later line that shares a value with it, so equal lines both show; then
+    the markers (every layer gives the one legend, or none shows)."""
     names = [line.name for line in series.lines]
     styles = looks(series)
     xs = list(series.x) or [0]
@@ -112,15 +115,16 @@ def chart_spec(series: ChartSeries, lang: str) -> alt.LayerChart:
         order=alt.Order("x:Q"),
         tooltip=tooltip,
     )
-    pale = [name for name, (ink, _, _) in zip(names, styles, strict=True) if ink.edge]
+    by_name = {name: ink for name, (ink, _, _) in zip(names, styles, strict=True)}
+    pale = [name for name in names if by_name[name].edge]
     plain = [name for name in names if name not in pale]
 
     def only(seats: list[str]) -> Any:
         return base.transform_filter(alt.FieldOneOfPredicate(field="name", oneOf=seats))
 
     # One legend over every layer (a channel without it in one layer hid it in all): the
-    # markers' colour and shape, the lines' stroke (a pale line's is its dark casing, so its
-    # sample is rimmed) and dash.
+    # markers' colour and shape, the lines' stroke (a pale line's is its darker casing, so
+    # its sample is rimmed) and dash.
     fill = alt.Color("name:N", scale=by_seat([ink.fill for ink, _, _ in styles]), legend=legend)
     edge = by_seat([ink.edge or ink.fill for ink, _, _ in styles])
     stroke = alt.Stroke("name:N", scale=edge, legend=legend)
@@ -128,18 +132,23 @@ def chart_spec(series: ChartSeries, lang: str) -> alt.LayerChart:
     shape = alt.Shape("name:N", scale=by_seat([m for _, m, _ in styles]), legend=legend)
     size = 70 if len(xs) <= DENSE else 30
     layers: list[Any] = []
-    for seats, width in ((plain, 2.2), (pale, 4.2)):  # lines; a pale one's casing, wider
-        if seats:
-            line = only(seats).mark_line(strokeWidth=width, interpolate=interpolate)
-            layers.append(line.encode(stroke=stroke, strokeDash=dash))
-    for name, (ink, _, pattern) in zip(names, styles, strict=True):  # inside each casing
+    wide = widths(series, LINE_WIDTH, TIE_WIDTH, CASING)
+    for name, (ink, _, pattern), width in zip(names, styles, wide, strict=True):
+        # the line (a pale one's casing, wider, its stroke the legend's rim), then inside it
+        line = only([name]).mark_line(
+            strokeWidth=width + (CASING if ink.edge else 0), interpolate=interpolate
+        )
+        layers.append(line.encode(stroke=stroke, strokeDash=dash))
         if ink.edge:
             inner = only([name]).mark_line(
-                strokeWidth=2.2, color=ink.fill, strokeDash=list(pattern) or SOLID,
+                strokeWidth=width, color=ink.fill, strokeDash=list(pattern) or SOLID,
                 interpolate=interpolate,
             )  # fmt: skip
             layers.append(inner)
-    for seats, rim in ((plain, "white"), (pale, EDGE)):  # markers, rimmed
+    rims: dict[str, list[str]] = {"white": plain}  # markers by rim: a pale one's its edge
+    for name in pale:
+        rims.setdefault(by_name[name].edge or "white", []).append(name)
+    for rim, seats in rims.items():  # markers, rimmed
         if seats:
             point = only(seats).mark_point(
                 size=size, filled=True, stroke=rim, strokeWidth=0.8, opacity=1

@@ -11,12 +11,14 @@ of the players' choices in one line, so anyone can reproduce them.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import replace
 
 import streamlit as st
 
 from aids.core.i18n import catalogue
 from aids.games.chances import ChanceModel, Estimate, Measure
+from aids.games.palette import Ink, line_inks
 from aids.store import store_locator
 from aids.tables import TableService
 from aids.tables.chances import BUDGET_SECONDS, PLAYOUTS, Chances, ChanceService
@@ -141,6 +143,21 @@ def figure_groups(model: ChanceModel, est: Estimate) -> list[tuple[str, list[Fig
     return out
 
 
+def bar_inks(model: ChanceModel, state: object, measures: Sequence[Measure]) -> dict[Measure, Ink]:
+    """Each figure's bar ink: its piece's own colour (a red car's bar is the car's red, a
+    horse's its own), a pale one edged in a darker ink of its hue; a figure whose piece has
+    no colour (a team) takes an ink clear of every piece's, the same for the same name."""
+    colours = [model.colour(state, m) for m in measures]
+    names = [model.label(state, m, "en") for m in measures]
+    return dict(zip(measures, line_inks(colours, keys=names), strict=True))
+
+
+def bar_style(ink: Ink) -> str:
+    """A bar's inline style: its ink, and a pale one's edge of its own hue."""
+    edge = f";box-shadow:inset 0 0 0 1.5px {ink.edge}" if ink.edge else ""
+    return f"background:{ink.fill}{edge}"
+
+
 def bar(figure: Figure, group: list[Figure]) -> tuple[float, str, str]:
     """One figure as drawn among its ``group``: the bar's length (percent of the widest), the
     value's words, and its spread ("" when too small to show).
@@ -167,15 +184,17 @@ def _bars(ctx: TableContext, est: Estimate) -> str:
     model = ctx.game.chances(())
     assert model is not None
     state = ctx.snapshot.state
+    inks = bar_inks(model, state, est.measures)
     sections = []
     for group, figures in figure_groups(model, est):
         rows = []
         for figure in figures:
             name = html_text(model.label(state, figure[0], ctx.lang))
             width, text, spread = bar(figure, figures)
+            style = bar_style(inks[figure[0]])
             rows.append(
                 f'<tr><th scope="row">{name}</th>'
-                f'<td class="bar"><span style="width:{width:.1f}%"></span></td>'
+                f'<td class="bar"><span style="width:{width:.1f}%;{style}"></span></td>'
                 f'<td class="num">{text}<small>{spread}</small></td></tr>'
             )
         sections.append(

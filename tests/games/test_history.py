@@ -227,17 +227,18 @@ def test_rally_every_reader_gets_the_same_chart_of_a_simulated_race() -> None:
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_gn_money_staircase_gives_every_steps_cash_and_ends_on_the_outcome(seed: int) -> None:
+def test_gn_money_by_round_gives_each_rounds_cash_and_ends_on_the_outcome(seed: int) -> None:
+    """Issue 28 §2 "plot it by round": one point per round, 0 (before the race) to the round
+    the race ended in, each the cash at the end of that round (the round's last state); the
+    last point is the settled money, the outcome's scores."""
     states = random_history(GN, GnSetup.default(NAMES[: 2 + seed]), seed)
     s = gn_history.series(states)
-    assert s.x[0] == 0 and s.x[-1] == len(states) - 1 and s.step and s.money
-    for step, state in enumerate(states):
+    assert s.x == tuple(range(states[-1].round + 1)) and s.step and s.money
+    for at, state in enumerate(states):
+        if at + 1 < len(states) and states[at + 1].round == state.round:
+            continue  # not its round's last state
         for seat in range(state.seats):
-            assert value_at(s, seat, step) == gn_engine.balance(state.ledger, seat)
-    for before, at in zip(s.x, s.x[1:-1], strict=False):  # every inner point is a change
-        assert [line.values[s.x.index(at)] for line in s.lines] != [
-            line.values[s.x.index(before)] for line in s.lines
-        ]
+            assert value_at(s, seat, state.round) == gn_engine.balance(state.ledger, seat)
     outcome = GN.outcome(states[-1])
     assert outcome is not None and tuple(line.values[-1] for line in s.lines) == outcome.scores
 
@@ -272,8 +273,9 @@ def test_gn_an_unsettled_blind_bet_never_moves_a_readers_money_line(tmp_path: Pa
         a = gn_history.series(service.snapshot(secret, role).history)
         b = gn_history.series(service.snapshot(other, role).history)
         assert a == b, role
-        # the start, Ben's market bet (step 9 of 10 actions) and now: no blind bet moved money
-        assert a.x == (0, 9, 10)
+        # before the race (Ben's market bet taken) and the first round: no blind bet moved money
+        assert a.x == (0, 1)
+        dealt = gn_history.money(service.snapshot(secret, role).history[0])
         ben = a.lines[1].values
-        assert ben[0] is not None and ben[1] == ben[0] - 5000
-        assert a.lines[0].values[0] == a.lines[0].values[-1]  # Aki's stake is not on it
+        assert ben[0] == ben[1] == dealt[1] - 5000
+        assert a.lines[0].values == (dealt[0], dealt[0])  # Aki's stake is not on it

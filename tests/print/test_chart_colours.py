@@ -1,5 +1,6 @@
 """A chart's lines in the pieces' own colours, on paper (issue 19: "chart colours are not the
-pieces' colours (a red car drawn blue), on pages and in reports"): the post-game report of a
+pieces' colours (a red car drawn blue), on pages and in reports"; issue 28: "a red car's line
+is vermillion and reads as the orange car's": the seeds' own colours): the post-game report of a
 finished table of every game read back from its PDF (the stroke colours in page one's
 content stream with pypdf, the pixels with pypdfium2), and a drawing whose lines are told
 apart by their height, so each line's colour is read where it is drawn."""
@@ -15,7 +16,7 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Circle, Polygon
+from reportlab.graphics.shapes import Circle, Polygon, PolyLine
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
@@ -39,15 +40,17 @@ OKABE_ITO = {
     "sky_blue": "#56B4E9",
     "reddish_purple": "#CC79A7",
 }
+# the seeds' colours of cars, teams and stables (the Derby's counters below)
 PIECE = {
-    "red": "#D55E00",
-    "blue": "#0072B2",
-    "green": "#009E73",
-    "yellow": "#F0E442",
-    "purple": "#CC79A7",
-    "white": "#FFFFFF",
+    "red": "#D32F2F",
+    "blue": "#1565C0",
+    "green": "#2E7D32",
+    "yellow": "#F9A825",
+    "purple": "#6A1B9A",
+    "white": "#F5F5F5",
 }
-CASING = "#3A3A3A"
+COUNTERS = {"red": "#E53935", "blue": "#1E88E5", "green": "#43A047"}
+CASING = "#757575"  # the white stable's: a darker grey
 SEATS = {"derby": "players", "ekiden": "teams", "rally": "players", "gn": "stables"}
 
 
@@ -114,26 +117,26 @@ def service() -> TableService:
 def test_the_reports_chart_draws_each_seat_in_its_pieces_colour(
     service: TableService, kind: str
 ) -> None:
-    """Every seat's piece colour (red, blue, green; the Grand National's second stable is
-    white) is a line's colour on the report's first page, cased in dark when pale, no line
-    takes the ink of a colour no seat has, and the legend's sample beside each seat's name
-    is drawn in that seat's own colour."""
+    """Every seat's piece colour as the seeds give it (red, blue, green; the Grand National's
+    second stable is white) is a line's colour on the report's first page, cased in a darker
+    ink when pale, no line takes Okabe–Ito's ink for a colour, and the legend's sample beside
+    each seat's name is drawn in that seat's own colour."""
     pid, _ = finished(service, kind)
     snap = service.snapshot(pid, VIEWER)
     game = service.game(kind)
     pieces = [s["colour"] for s in game.setup_to_dict(snap.state.setup)[SEATS[kind]]]
     pdf = render_report(game, sheet_module(kind), snap, "http://192.168.1.2:8501", "en")
     drawn = strokes(pdf)
-    inks = {PIECE[p] for p in pieces}
+    own = COUNTERS if kind == "derby" else PIECE
+    inks = {own[p] for p in pieces}
     for ink in inks:
         assert rgb(ink) in drawn, (kind, pieces, ink)
-    others = set(OKABE_ITO.values()) - inks
-    assert not {rgb(c) for c in others} & drawn, f"{kind}: a line in a colour no seat has"
+    assert not {rgb(c) for c in OKABE_ITO.values()} & drawn, f"{kind}: a palette's ink drawn"
     if "white" in pieces:
         assert rgb(CASING) in drawn
     for name, piece in zip(snap.seats, pieces, strict=True):
-        counts = legend_sample(pdf, name, [*(inks - {"#FFFFFF"}), CASING])  # not the paper
-        want = CASING if piece == "white" else PIECE[piece]  # white: its dark casing shows
+        counts = legend_sample(pdf, name, [*(inks - {PIECE["white"]}), CASING])  # not paper
+        want = CASING if piece == "white" else own[piece]  # white: its darker casing shows
         assert counts[want] > 8, (kind, name, piece, counts)
         assert all(n < counts[want] / 4 for c, n in counts.items() if c != want), counts
 
@@ -142,9 +145,11 @@ def test_each_line_is_drawn_in_its_own_pieces_colour_where_it_runs() -> None:
     """Lines told apart by height (seat i at 10 × (i + 1)): the markers at each height are
     filled with that seat's piece colour, whatever the seat's place (the palette's order
     gave seat 1 blue, so a red car in seat 1 was drawn blue); a white stable's markers are
-    white with a dark rim and its line cased in dark."""
+    white with a darker rim and its line cased in it."""
     colours = ["red", "blue", "white", "green", "yellow"]
-    lines = tuple(Line(f"P{i}", (10 * (i + 1),) * 3, colour=c) for i, c in enumerate(colours))
+    lines = tuple(
+        Line(f"P{i}", (10 * (i + 1),) * 3, colour=PIECE[c]) for i, c in enumerate(colours)
+    )
     series = Series("gn.charts.title", "gn.charts.x", "gn.charts.y", "gn.charts.legend",
                     (1, 2, 3), lines, y_domain=(0, 60))  # fmt: skip
     d = drawing(series, "en", 500.0, 320.0)
@@ -172,3 +177,25 @@ def _shapes(node: object) -> list[object]:
     for child in getattr(node, "contents", []):
         out += _shapes(child) if getattr(child, "contents", None) is not None else [child]
     return out
+
+
+def test_equal_lines_both_show_on_paper() -> None:
+    """Issue 28 §2 "hides an equal line": two stables with the same money all game — on
+    paper the first one's line is wider than the equal one drawn over it, in another dash,
+    so both show; the third, apart, keeps the plain width."""
+    same = (100, 100, 100, 180)
+    lines = (Line("Aki", same, colour=PIECE["red"]), Line("Ben", (90, 90, 90, 60),
+             colour=PIECE["blue"]), Line("Chie", same, colour=PIECE["green"]))  # fmt: skip
+    series = Series("gn.charts.title", "gn.charts.x", "gn.charts.y", "gn.charts.legend",
+                    (0, 1, 2, 3), lines, step=True, money=True)  # fmt: skip
+    d = drawing(series, "en", 500.0, 320.0)
+    widths: dict[str, list[float]] = {}
+    dashes: dict[str, object] = {}
+    for shape in _shapes(d):
+        if isinstance(shape, PolyLine):
+            colour = "#" + shape.strokeColor.hexval()[2:].upper()
+            widths.setdefault(colour, []).append(shape.strokeWidth)
+            dashes[colour] = shape.strokeDashArray
+    red, blue, green = (widths[PIECE[c]] for c in ("red", "blue", "green"))
+    assert min(red) > max(green) and max(blue) == max(green)
+    assert dashes[PIECE["red"]] != dashes[PIECE["green"]]

@@ -101,25 +101,27 @@ def test_one_line_per_seat_each_with_its_own_colour_shape_and_dash(
     assert mark_of(spec, "line") and mark_of(spec, "point")["filled"]
 
 
-# Okabe–Ito's inks for the colours the games' pieces come in (issue 19: "a red car drawn
-# blue"): a piece's line is its own colour, the palette's safe version of it.
-RED, BLUE, GREEN = "#D55E00", "#0072B2", "#009E73"
+# The seeds' colours of the pieces (issue 19: "a red car drawn blue"; issue 28: "a red car's
+# line is vermillion and reads as the orange car's"): a piece's line is its own colour.
+RED, BLUE, GREEN = "#D32F2F", "#1565C0", "#2E7D32"  # cars, teams, stables
+COUNTERS = {"red": "#E53935", "blue": "#1E88E5", "green": "#43A047"}  # the Derby's counters
+WHITE, WHITE_EDGE = "#F5F5F5", "#757575"  # a white stable and its casing (a darker grey)
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_seats_line_is_drawn_in_its_pieces_colour(
     tables: tuple[TableService, dict[str, str]], kind: str
 ) -> None:
-    """Issue 19: "chart colours are not the pieces' colours". Each seat's line (and its
-    markers) is the Okabe–Ito ink of its car's, team's, stable's or counter's colour in the
-    setup: red is vermillion, blue blue, green bluish green, whatever the seat's place."""
+    """Issue 19: "chart colours are not the pieces' colours"; issue 28: "draw every line in
+    the piece's own colour". Each seat's line (and its markers) is its car's, team's,
+    stable's or counter's colour as the seeds give it, whatever the seat's place."""
     service, pids = tables
     spec = spec_of(service, pids[kind], "en")
     pieces = piece_colours(service, pids[kind])
     inks = dict(zip(channel(spec, "color")["scale"]["domain"],
                     channel(spec, "color")["scale"]["range"], strict=True))  # fmt: skip
     names = list(service.snapshot(pids[kind], VIEWER).seats)
-    want = {"red": RED, "blue": BLUE, "green": GREEN}
+    want = COUNTERS if kind == "derby" else {"red": RED, "blue": BLUE, "green": GREEN}
     checked = 0
     for name, piece in zip(names, pieces, strict=True):
         if piece in want:
@@ -133,7 +135,7 @@ def test_a_seats_line_is_drawn_in_its_pieces_colour(
 def test_colours_follow_the_pieces_not_the_seat_order(tmp_path: Path) -> None:
     """A blue car in seat 1 and a red one in seat 2 draw blue then red (the palette's order
     gave seat 1 blue whatever its car: a red car was drawn blue); a white stable's line is
-    white in a dark casing, its markers rimmed dark, so it shows on the white page."""
+    white in a darker casing, its markers rimmed in it, so it shows on the white page."""
     service = TableService(SqliteStore(tmp_path / "c.sqlite3"), engines())
     game = service.game("rally")
     setup = game.setup_to_dict(game.default_setup(["Aki", "Ben"], "en"))
@@ -153,15 +155,15 @@ def test_colours_follow_the_pieces_not_the_seat_order(tmp_path: Path) -> None:
     play(table, random.Random(1), undo_rate=0.0)
     spec = spec_of(service, table.pid, "en")
     fills = channel(spec, "color")["scale"]["range"]
-    assert fills == [RED, "#FFFFFF"]
+    assert fills == [RED, WHITE]
     only_ben = [{"filter": {"field": "name", "oneOf": ["Ben"]}}]
     ben = [layer for layer in spec["layer"] if layer.get("transform") == only_ben]
     marks = {(m["type"], m.get("strokeWidth"), m.get("color"), m.get("stroke"))
              for m in (layer["mark"] for layer in ben)}  # fmt: skip
     assert ("line", 4.2, None, None) in marks  # the casing (its stroke: the scale's dark)
-    assert ("line", 2.2, "#FFFFFF", None) in marks  # the white line inside it
-    assert ("point", 0.8, None, "#3A3A3A") in marks  # white markers rimmed dark
-    assert channel(spec, "stroke")["scale"]["range"] == [RED, "#3A3A3A"]  # the legend's rims
+    assert ("line", 2.2, WHITE, None) in marks  # the white line inside it
+    assert ("point", 0.8, None, WHITE_EDGE) in marks  # white markers rimmed dark
+    assert channel(spec, "stroke")["scale"]["range"] == [RED, WHITE_EDGE]  # the legend's rims
 
 
 @pytest.mark.parametrize("kind", KINDS)

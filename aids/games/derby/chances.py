@@ -107,6 +107,15 @@ class DerbyChances:
             return f"{colour.symbol} {horse.name}" if colour else horse.name
         return state.setup.players[measure.index].name
 
+    def colour(self, state: DerbyState, measure: Measure) -> str | None:
+        """A horse's bar in the horse's colour, a player's in their counters'."""
+        data = load()
+        if measure.group == "horse":
+            found = data.horse_colour(state.setup.horses[measure.index].colour)
+        else:
+            found = data.counter_colour(state.setup.players[measure.index].colour)
+        return found.hex if found else None
+
     def decided(self, state: DerbyState) -> tuple[float, ...] | None:
         if state.ended is None:
             return None

@@ -5,7 +5,7 @@ placed at), so the line is what the player would take home had the race stopped 
 counters still in the race ride along as the second measure (the page's tooltip, the
 report's legend). A fence's point is the state the moment it is resolved, before the next
 fence's bets; a race the referee ends early ("no cards left") gets a last point at the fence
-it ended on, holding the final scores.
+it ended on, holding the final scores. Each player's line is in their counters' colour.
 """
 
 from __future__ import annotations
@@ -27,6 +27,16 @@ def counters_in_race(state: DerbyState, player: int) -> int:
     1
     """
     return sum(1 for c in state.counters if c.player == player and state.fallen[c.horse] is None)
+
+
+def piece_hex(counter: str) -> str | None:
+    """A player's line's colour: their counters' own, as the seeds give it.
+
+    >>> piece_hex("red")
+    '#e53935'
+    """
+    colour = load().counter_colour(counter)
+    return colour.hex if colour else None
 
 
 def series(history: Sequence[DerbyState]) -> Series:
@@ -51,6 +61,7 @@ def series(history: Sequence[DerbyState]) -> Series:
             p.name,
             tuple(engine.scores(s)[seat] for s in at),
             tuple(counters_in_race(s, seat) for s in at),
+            piece_hex(p.colour),
         )
         for seat, p in enumerate(players)
     )

@@ -186,6 +186,11 @@ class EkidenChances:
     def label(self, state: EkidenState, measure: Measure, lang: str) -> str:
         return team_label(state, measure.index)
 
+    def colour(self, state: EkidenState, measure: Measure) -> str | None:
+        """A team's bar in its pieces' colour."""
+        found = load().colour(state.setup.teams[measure.index].colour)
+        return found.hex if found else None
+
     def decided(self, state: EkidenState) -> tuple[float, ...] | None:
         """The figures when nothing is left to chance: the relay over, or every place fixed
         already — each piece more columns ahead of the next than the legs left could close,

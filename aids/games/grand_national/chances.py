@@ -65,6 +65,7 @@ from aids.core.i18n import t
 from aids.games.base import CHANCE
 from aids.games.chances import Measure, PlayoutTooLong, past
 from aids.games.grand_national import engine
+from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import horse_label, stable_label
 from aids.games.grand_national.fast import MAX_STEPS, FastRace
 from aids.games.grand_national.fast_jit import AVAILABLE as JIT
@@ -116,6 +117,12 @@ class GnChances:
         if measure.group == "money":
             return stable_label(state, measure.index)
         return horse_label(state, measure.index)
+
+    def colour(self, state: GnState, measure: Measure) -> str | None:
+        """A stable's bar in its colour, a horse's in its stable's (as its label shows)."""
+        seat = measure.index if measure.group == "money" else state.owner(measure.index)
+        found = load().colour(state.setup.stables[seat].colour)
+        return found.hex if found else None
 
     def warm(self) -> None:
         """Compile the playout loop (``fast_jit.warm``) before the first estimate needs it."""

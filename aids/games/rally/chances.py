@@ -285,6 +285,13 @@ class RallyChances:
         colour = load().colour(player.colour)
         return f"{colour.symbol} {player.name}" if colour else player.name
 
+    def colour(self, state: RallyState, measure: Measure) -> str | None:
+        """A player's bar in their car's colour; a team has none of its own."""
+        if measure.group.startswith("team"):
+            return None
+        found = load().colour(state.setup.players[measure.index].colour)
+        return found.hex if found else None
+
     def decided(self, state: RallyState) -> tuple[float, ...] | None:
         """The figures once nothing is left to chance: the race is over, or at most one car
         is still on the road (it can only come last), so a page shows them at once."""

@@ -4,6 +4,7 @@ A round ends when the turn comes back round to the start player (the engine's ``
 counter, missed police turns included). The km are the engine's ``to_goal`` (shortest road
 distance; a ferry counts 0 km), 0 for a car that has arrived. A race that ends part-way
 through a round (every car in, or the referee ends it) gets a last point for that round.
+Each car's line is in the car's own colour.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from aids.games.rally import engine
+from aids.games.rally.data import load
 from aids.games.rally.model import RallyState
 from aids.games.series import Line, Series, first_where
 
@@ -24,6 +26,16 @@ def km_to_goal(state: RallyState, seat: int) -> int:
     True
     """
     return engine.to_goal(state, state.towns[seat])[0]
+
+
+def piece_hex(key: str) -> str | None:
+    """A player's line's colour: their car's own, as the seeds give it.
+
+    >>> piece_hex("orange")
+    '#ef6c00'
+    """
+    colour = load().colour(key)
+    return colour.hex if colour else None
 
 
 def series(history: Sequence[RallyState]) -> Series:
@@ -47,6 +59,7 @@ def series(history: Sequence[RallyState]) -> Series:
         "rally",
         x=tuple(x),
         lines=tuple(
-            Line(p.name, tuple(km_to_goal(s, seat) for s in at)) for seat, p in enumerate(players)
+            Line(p.name, tuple(km_to_goal(s, seat) for s in at), colour=piece_hex(p.colour))
+            for seat, p in enumerate(players)
         ),
     )
