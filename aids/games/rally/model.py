@@ -388,7 +388,7 @@ def action_from_dict(raw: object) -> Action:
     raise InvalidAction("rally/malformed", field="type")
 
 
-def _end(data: dict[str, Any]) -> bool:
+def _end(data: Mapping[str, Any]) -> bool:
     """The ``end`` flag of a movement or a crossing: a bool, absent = False."""
     end = data.get("end", False)
     if not isinstance(end, bool):
