@@ -22,6 +22,8 @@ DISC = (
     "display:inline-block;min-width:20px;height:20px;border-radius:10px;text-align:center;"
     "font-weight:700;line-height:20px;font-size:12px"
 )
+# a car's status under its name: smaller, and wrapping (the table's cells do not)
+STATUS = "white-space:normal;font-size:12px;line-height:1.3;font-weight:400;color:#333"
 
 
 def board(ctx: TableContext, stop: str | None = None) -> None:
@@ -60,8 +62,7 @@ def standings(ctx: TableContext) -> Standings:
     board_map = state.setup.board
     teams = bool(state.setup.teams)
     points = engine.place_points(state)
-    head = [tr("rally.ui.car"), tr("rally.ui.town"), tr("rally.ui.to_goal"),
-            tr("rally.ui.hand"), tr("rally.ui.status")]  # fmt: skip
+    head = [tr("rally.ui.car"), tr("rally.ui.town"), tr("rally.ui.to_goal"), tr("rally.ui.hand")]
     if teams:
         head += [tr("rally.ui.team"), tr("rally.ui.points")]
     rows = []
@@ -75,12 +76,15 @@ def standings(ctx: TableContext) -> Standings:
                 f'<span class="car" style="{DISC};background:{fill};color:{ink_on(fill)}">'
                 f"{seat + 1}</span>"
             )
+            # the status (jam, rain, police...) under the car, wrapping there: a column of
+            # its own made the table wider than a phone
+            words = status_words(state, seat, ctx.lang)
+            under = f'<div style="{STATUS}">{html_text(words)}</div>' if words else ""
             cells = [
-                f"{disc} {html_text(state.setup.players[seat].name)}",
+                f"{disc} {html_text(state.setup.players[seat].name)}{under}",
                 html_text(board_map.town_name(state.towns[seat], ctx.lang)),
                 f"{NUM}{km} km",
                 f"{NUM}{state.hand_sizes[seat]}",
-                html_text(status_words(state, seat, ctx.lang)),
             ]
             if teams:
                 team = state.setup.players[seat].team or 0

@@ -67,13 +67,14 @@ def setup_before_form(lang: Lang) -> None:
         name_col, a_col, h_col, d_col = st.columns([3, 1, 1, 1])
         name_col.text_input(t("rally.ui.preset_name", lang), max_chars=30, key="preset_name")
         d = load()
-        for col, field, (low, high), value in (
-            (a_col, "actions", d.actions, 3),
-            (h_col, "hand", d.hand, 5),
-            (d_col, "draw", d.draw, 2),
+        # each label named in full (a key built from the field's name missed its message)
+        for col, field, label, (low, high), value in (
+            (a_col, "actions", "rally.ui.actions", d.actions, 3),
+            (h_col, "hand", "rally.ui.hand_size", d.hand, 5),
+            (d_col, "draw", "rally.ui.draw_n", d.draw, 2),
         ):
             col.number_input(
-                t(f"rally.ui.{field}", lang), min_value=low, max_value=high, value=value,
+                t(label, lang), min_value=low, max_value=high, value=value,
                 key=f"preset_{field}",
             )  # fmt: skip
         st.button(t("rally.ui.save_preset_go", lang), key="preset_go", on_click=_save_preset,
@@ -254,7 +255,8 @@ def status(ctx: TableContext) -> list[StatusLine]:
     if state.phase == "draw":
         doing = tr("rally.ui.to_draw", car=car, n=state.machine(state.turn).draw)
     else:
-        doing = tr("rally.ui.to_act", car=car, n=state.actions_left)
+        left = state.actions_left
+        doing = tr("rally.ui.to_act_one" if left == 1 else "rally.ui.to_act", car=car, n=left)
     km, _ = engine.to_goal(state, state.towns[state.turn])
     where = f"{tr('rally.ui.round', n=state.round)} · {doing} · {course} ({km} km)"
     lines.append(StatusLine(where))
@@ -320,11 +322,23 @@ def _turn(ctx: TableContext, seat: int) -> None:
         st.button(
             md_tr("rally.ui.ferry_go", to=state.setup.board.town_name(port, ctx.lang)),
             key=f"ferry_{port}",
-            on_click=ctx.write(Ferry(seat, port)),
+            on_click=ctx.write(_crossing(state, seat, port)),
         )
     rally_travel.travel(ctx, seat)
     _attack_defend(ctx, seat)
     _end_turn(ctx, seat)
+
+
+def _crossing(state: RallyState, seat: int, port: str) -> Ferry:
+    """The crossing, ending the turn in the same write where the engine takes it (the
+    crossing is the whole turn); a simulation's hand that must choose discards crosses
+    only, and End turn asks for them."""
+    whole = Ferry(seat, port, end=True)
+    try:
+        engine.apply(state, whole)
+    except AidsError:
+        return Ferry(seat, port)
+    return whole
 
 
 def _attack_defend(ctx: TableContext, seat: int) -> None:
@@ -337,10 +351,12 @@ def _attack_defend(ctx: TableContext, seat: int) -> None:
     by_card: dict[str, list[Attack | Defend]] = {}
     for action in legal:
         by_card.setdefault(action.card, []).append(action)
+    # two taps, both on the first screen: the card, then the button that plays it on its
+    # target (a button per target the engine allows: a card with one target, such as a
+    # defence only the car itself needs, offers that one)
     with st.container(border=True, key="cards_box"):
-        st.markdown(f"**{md_text(tr('rally.ui.attack_defend'))}**")
         card = st.pills(
-            tr("rally.ui.card"),
+            f"**{md_text(tr('rally.ui.attack_defend'))}** · {md_text(tr('rally.ui.card'))}",
             options=list(by_card),
             format_func=lambda c: card_name(c, ctx.lang),
             key=f"card_{seq}",
@@ -348,25 +364,15 @@ def _attack_defend(ctx: TableContext, seat: int) -> None:
         if card is None:
             return
         options = by_card[card]
-        choice = st.pills(
-            tr("rally.ui.on_whom"),
-            options=list(range(len(options))),
-            format_func=lambda i: md_text(_target_text(state, options[i], ctx.lang)),
-            key=f"target_{seq}_{card}",
-        )
-        st.button(
-            tr("rally.ui.play_card", card=card_name(card, ctx.lang)),
-            key="card_go",
-            type="primary",
-            disabled=choice is None,
-            on_click=ctx.write_from(
-                lambda: (
-                    options[i]
-                    if (i := st.session_state.get(f"target_{seq}_{card}")) is not None
-                    else None
+        name = card_name(card, ctx.lang)
+        with st.container(horizontal=True, key="card_targets"):
+            for i, action in enumerate(options):
+                st.button(
+                    md_tr("rally.ui.play_on", card=name, on=_target_text(state, action, ctx.lang)),
+                    key=f"card_go_{i}",
+                    type="primary",
+                    on_click=ctx.write(action),
                 )
-            ),
-        )
 
 
 def _target_text(state: RallyState, action: Attack | Defend, lang: str) -> str:

@@ -5,12 +5,14 @@ movement being tapped will make, for the map."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from aids.core.errors import AidsError
 from aids.core.i18n import t
 from aids.games.rally import engine, reach
-from aids.games.rally.describe import card_name, cards_text, reach_text
+from aids.games.rally.describe import card_name, reach_text
 from aids.games.rally.model import RallyState, Travel
 from aids.ui.common import WORD_JOINER, md_text, md_tr, run_write, service, tr
 from aids.ui.context import TableContext
@@ -32,10 +34,12 @@ def travel(ctx: TableContext, seat: int) -> None:
     seq = ctx.snapshot.seq
     key = _chips_key(ctx)
     chips = reach.travel_hand(state, seat)
+    # compact, so that the movement, the attack or defence and End turn share the first screen
+    # of a laptop and a phone (the box's name is the chips' label; the total is the stop
+    # list's; Clear sits by Move)
     with st.container(border=True, key="travel_box"):
-        st.markdown(f"**{md_text(tr('rally.ui.travel'))}**")
         st.pills(
-            tr("rally.ui.add_card"),
+            f"**{md_text(tr('rally.ui.travel'))}** · {md_text(tr('rally.ui.add_card'))}",
             options=list(range(len(chips))),
             format_func=lambda i: _chip_label(chips, i, ctx.lang),
             selection_mode="multi",
@@ -44,15 +48,11 @@ def travel(ctx: TableContext, seat: int) -> None:
         picked = staged(ctx)
         valid = tuple(sorted(picked)) in choices
         km = engine.travel_km(picked) if valid else 0
-        with st.container(horizontal=True, vertical_alignment="center", key="travel_total"):
-            words = f"{md_text(cards_text(tuple(picked), ctx.lang))} = " if picked else ""
-            st.markdown(f"{words}**{engine.travel_km(picked)} km**", width="content")
-            st.button(tr("rally.ui.clear"), key=f"clear_{seq}", on_click=_clear, args=(key,),
-                      width="content")  # fmt: skip
         advice = reach.advise(state, seat, km) if valid else None
         stops = [s.town for s in advice.stops] if advice else []
         chosen = st.selectbox(
-            tr("rally.ui.destination", n=len(stops)) if advice else tr("rally.ui.stop_at"),
+            f"**{engine.travel_km(picked)} km** · "
+            + md_text(_stops_label(len(stops)) if advice else tr("rally.ui.stop_at")),
             options=stops,
             index=stops.index(advice.proposal) if advice and advice.proposal else None,
             placeholder=tr("rally.ui.choose_stop"),
@@ -65,9 +65,10 @@ def travel(ctx: TableContext, seat: int) -> None:
                       on_click=_move, args=(ctx, seat, choices, True))  # fmt: skip
             st.button(tr("rally.ui.move_go"), key="move_go",
                       on_click=_move, args=(ctx, seat, choices, False))  # fmt: skip
+            st.button(tr("rally.ui.clear"), key=f"clear_{seq}", on_click=_clear, args=(key,))
         note = st.session_state.pop(f"{key}_note", None)
         if picked and not valid:
-            st.caption(tr("rally.ui.cards_not_valid"))
+            st.caption(md_text(_why_not(ctx, seat, picked)))
         elif advice is not None and advice.proposal is None:
             st.warning(md_text(reach_text(state, advice, ctx.lang)))
         elif note:
@@ -75,6 +76,16 @@ def travel(ctx: TableContext, seat: int) -> None:
         stop = advice.stop(chosen) if advice and chosen else None
         if stop is not None and stop.jammed:
             st.caption(md_tr("rally.ui.stop_jammed", town=_town(state, stop.town, ctx.lang)))
+
+
+def _why_not(ctx: TableContext, seat: int, cards: Sequence[str]) -> str:
+    """Why the tapped cards are no movement, as the engine would refuse them."""
+    fault = engine.travel_fault(ctx.state, seat, cards)
+    return fault.message(ctx.lang) if fault else tr("rally.ui.cards_not_valid")
+
+
+def _stops_label(n: int) -> str:
+    return tr("rally.ui.destination_one" if n == 1 else "rally.ui.destination", n=n)
 
 
 def _chips_key(ctx: TableContext) -> str:
@@ -123,7 +134,7 @@ def _move(ctx: TableContext, seat: int, choices: list[tuple[str, ...]], end: boo
     note = f"{_chips_key(ctx)}_note"
     cards = tuple(sorted(staged(ctx)))
     if cards not in choices:
-        st.session_state[note] = tr("rally.ui.cards_not_valid")
+        st.session_state[note] = _why_not(ctx, seat, cards)
         return
     km = engine.travel_km(cards)
     advice = reach.advise(state, seat, km)

@@ -73,7 +73,8 @@ def describe(state: RallyState, action: Action, lang: str) -> str:
         )
         return t("rally.log.defend", lang, car=car, card=card_name(action.card, lang), on=where)
     if isinstance(action, Ferry):
-        return t("rally.log.ferry", lang, car=car, to=town(state, action.to, lang))
+        key = "rally.log.ferry_end" if action.end else "rally.log.ferry"
+        return t(key, lang, car=car, to=town(state, action.to, lang))
     assert isinstance(action, EndTurn)
     count = len(action.discard) or action.discard_count
     if count:

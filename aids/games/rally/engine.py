@@ -50,6 +50,7 @@ from aids.games.rally.queries import (
     team_totals,
     to_goal,
     travel_choices,
+    travel_fault,
     travel_km,
     why_no_travel,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "team_totals",
     "to_goal",
     "travel_choices",
+    "travel_fault",
     "travel_km",
     "view",
     "why_no_travel",
@@ -168,7 +170,9 @@ def legal_actions(state: RallyState, actor: Role) -> list[Action]:
                     for t in range(state.players)
                     if defend_fault(state, Defend(seat, card, target=t)) is None
                 )
-    out.extend(Ferry(seat, port) for port in can_ferry(state, seat))
+    # "Take the ferry" ends the turn with it where the end needs no discard to choose
+    ends = (False, True) if not state.simulation or not excess else (False,)
+    out.extend(Ferry(seat, port, end) for port in can_ferry(state, seat) for end in ends)
     if state.simulation and excess:
         combos = {c for c in itertools.combinations(state.hands[seat], excess)}
         out.extend(EndTurn(seat, combo) for combo in sorted(combos))
@@ -285,23 +289,11 @@ def _play(
 
 
 def _travel(state: RallyState, action: Travel) -> RallyState:
-    seat, cards, d = action.seat, action.cards, load()
-    kinds = [d.card(c).kind for c in cards]  # type: ignore[union-attr]  # parsed keys
-    if not cards or any(k not in ("travel", "top") for k in kinds):
-        raise InvalidAction("rally/travel_cards")
-    if state.moved:
-        raise RuleViolation("rally/one_move")
-    if kinds.count("top") > 1:
-        raise RuleViolation("rally/top_twice")
-    if kinds.count("top") == len(kinds):
-        raise RuleViolation("rally/top_alone")
-    if state.engine[seat]:
-        raise RuleViolation("rally/engine_failure")
-    if state.rain[seat] and len(cards) > 1:
-        raise RuleViolation("rally/rain")
+    seat, cards = action.seat, action.cards
+    fault = travel_fault(state, seat, cards)
+    if fault is not None:
+        raise fault
     board = state.setup.board
-    if is_stuck(state, seat):
-        raise RuleViolation("rally/jammed", town=board.town(state.towns[seat]))
     if not board.has(action.to):
         raise InvalidAction("rally/unknown_town", town=action.to[:40])
     played = _play(state, seat, cards)
@@ -371,7 +363,9 @@ def _ferry(state: RallyState, action: Ferry) -> RallyState:
         actions_left=0,
         current=replace(state.current, ferry=True, to=action.to),
     )
-    return _arrive(crossed, seat) if action.to == state.setup.goal else crossed
+    if action.to == state.setup.goal:
+        return _arrive(crossed, seat)  # arriving ends the turn: ``end`` asks nothing more
+    return _end_turn(crossed, EndTurn(seat)) if action.end else crossed
 
 
 def _end_turn(state: RallyState, action: EndTurn) -> RallyState:

@@ -299,13 +299,17 @@ class Defend:
 
 @dataclass(frozen=True, slots=True)
 class Ferry:
-    """A car that began its turn at a port crosses instead of acting."""
+    """A car that began its turn at a port crosses instead of acting; with ``end``, the turn
+    ends after it in the same write (the crossing is the whole turn: one record), checked as
+    the crossing then ``EndTurn``."""
 
     seat: int
     to: str
+    end: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "ferry", "seat": self.seat, "to": self.to}
+        out: dict[str, Any] = {"type": "ferry", "seat": self.seat, "to": self.to}
+        return out if self.end is False else out | {"end": self.end}
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +342,7 @@ ACTION_FIELDS = {
     "travel": ("type", "seat", "cards", "to", "end"),
     "attack": ("type", "seat", "card", "target"),
     "defend": ("type", "seat", "card", "target", "town"),
-    "ferry": ("type", "seat", "to"),
+    "ferry": ("type", "seat", "to", "end"),
     "end_turn": ("type", "seat", "discard"),
     "end_race": ("type",),
 }
@@ -360,10 +364,7 @@ def action_from_dict(raw: object) -> Action:
         to = data.get("to")
         if not isinstance(to, str):
             raise InvalidAction("rally/malformed", field="to")
-        end = data.get("end", False)
-        if not isinstance(end, bool):
-            raise InvalidAction("rally/malformed", field="end")
-        return Travel(seat, _cards(data, "cards"), to, end)
+        return Travel(seat, _cards(data, "cards"), to, _end(data))
     if kind in ("attack", "defend"):
         card = data.get("card")
         if not isinstance(card, str) or load().card(card) is None:
@@ -381,10 +382,18 @@ def action_from_dict(raw: object) -> Action:
         to = data.get("to")
         if not isinstance(to, str):
             raise InvalidAction("rally/malformed", field="to")
-        return Ferry(seat, to)
+        return Ferry(seat, to, _end(data))
     if kind == "end_turn":
         return EndTurn(seat, _cards(data, "discard", most=20))
     raise InvalidAction("rally/malformed", field="type")
+
+
+def _end(data: Mapping[str, Any]) -> bool:
+    """The ``end`` flag of a movement or a crossing: a bool, absent = False."""
+    end = data.get("end", False)
+    if not isinstance(end, bool):
+        raise InvalidAction("rally/malformed", field="end")
+    return end
 
 
 # --- state -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ attack or a defence is refused. Pure functions of a ``RallyState``; none builds 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 
 from aids.core.errors import InvalidAction, RuleViolation
@@ -172,7 +173,50 @@ def travel_choices(state: RallyState, seat: int) -> list[tuple[str, ...]]:
     return sorted(found)
 
 
-# --- why an attack or a defence is refused ------------------------------------------------------
+# --- why a movement, an attack or a defence is refused ------------------------------------------
+
+
+def travel_fault(
+    state: RallyState, seat: int, cards: Sequence[str]
+) -> RuleViolation | InvalidAction | None:
+    """Why car ``seat`` cannot play ``cards`` as its movement now, its stop aside, or None:
+    the checks ``engine.apply`` makes of a movement, in its order, so the page that stages
+    the cards gives the real reason (one action left, rain, TOP SPEED alone...).
+
+    >>> from dataclasses import replace
+    >>> from aids.games.rally.model import RallySetup
+    >>> from aids.games.rally.engine import initial_state
+    >>> state = replace(initial_state(RallySetup.default(["A", "B"])), phase="act", actions_left=3)
+    >>> travel_fault(replace(state, actions_left=1), 0, ["50", "top"]).code
+    'rally/no_actions'
+    >>> travel_fault(state, 0, ["top"]).code, travel_fault(state, 0, ["50", "top"])
+    ('rally/top_alone', None)
+    """
+    d = load()
+    kinds = [card.kind if (card := d.card(c)) is not None else None for c in cards]
+    if not cards or any(k not in ("travel", "top") for k in kinds):
+        return InvalidAction("rally/travel_cards")
+    if state.moved:
+        return RuleViolation("rally/one_move")
+    if kinds.count("top") > 1:
+        return RuleViolation("rally/top_twice")
+    if kinds.count("top") == len(kinds):
+        return RuleViolation("rally/top_alone")
+    if state.engine[seat]:
+        return RuleViolation("rally/engine_failure")
+    if state.rain[seat] and len(cards) > 1:
+        return RuleViolation("rally/rain")
+    if is_stuck(state, seat):
+        return RuleViolation("rally/jammed", town=state.setup.board.town(state.towns[seat]))
+    if len(cards) > state.actions_left:
+        return RuleViolation("rally/no_actions", left=state.actions_left, count=len(cards))
+    if state.simulation:
+        missing = Counter(cards) - Counter(state.hands[seat])
+        if missing:
+            return RuleViolation("rally/not_in_hand", card=CardName(sorted(missing)[0]))
+    elif len(cards) > state.hand_sizes[seat]:
+        return RuleViolation("rally/hand_count", held=state.hand_sizes[seat])
+    return None
 
 
 def attack_fault(state: RallyState, action: Attack) -> RuleViolation | InvalidAction | None:

@@ -14,7 +14,7 @@ from aids.core.errors import InvalidAction, RuleViolation
 from aids.games.base import Role
 from aids.games.rally import GAME, engine
 from aids.games.rally.describe import describe
-from aids.games.rally.model import Draw, EndTurn, Travel, action_from_dict
+from aids.games.rally.model import Draw, EndTurn, Ferry, RallyState, Travel, action_from_dict
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
@@ -113,3 +113,59 @@ def test_move_and_end_turn_is_one_log_entry_and_replay_equals_the_cached_state(
     snap = service.record(pid, key, snap.seq, travel.to_dict())
     assert snap.seq == 2 and snap.log[-1].action == travel
     assert service.replay(pid) == snap.state and snap.state.turn == 1
+
+
+def _at_aomori(**kw: object) -> RallyState:
+    """Aki at Aomori (a port) at the start of the turn, drawn."""
+    return drawn(at(start(**kw), 0, "aomori"))
+
+
+def test_ferry_and_end_turn_is_the_crossing_then_end_turn_in_one_action() -> None:
+    """Rule "Ferry" (the crossing is the whole turn; issue 28: no End turn left to tap):
+    ``Ferry(..., end=True)`` gives the state of the crossing then EndTurn, the turn's record
+    marked as crossed; the dict form round-trips and the log says the turn ended."""
+    state = _at_aomori()
+    one = engine.apply(state, Ferry(0, "muroran", end=True))
+    assert one == play(state, Ferry(0, "muroran"), EndTurn(0))
+    assert one.turn == 1 and one.towns[0] == "muroran" and one.turns[-1].ferry
+    action = Ferry(0, "muroran", end=True)
+    assert action_from_dict(action.to_dict()) == action
+    assert Ferry(0, "muroran").to_dict() == {"type": "ferry", "seat": 0, "to": "muroran"}
+    assert "ends the turn" in describe(state, action, "en")
+    assert action in engine.legal_actions(state, Role.seat_of(0))
+
+
+def test_ferry_and_end_turn_is_refused_whole_when_a_simulation_must_choose_discards() -> None:
+    """Rules "Ferry" + "End of a turn": a simulation's hand over its size must choose its
+    discards, so the crossing that ends the turn without them is refused and not offered."""
+    state = _at_aomori(mode="simulation", seed=3)
+    extra = tuple(sorted(state.hands[0] + state.pile[:4]))
+    state = replace(state, hands=(extra, *state.hands[1:]),
+                    hand_sizes=(len(extra), *state.hand_sizes[1:]))  # fmt: skip
+    with pytest.raises(RuleViolation) as err:
+        engine.apply(state, Ferry(0, "muroran", end=True))
+    assert err.value.code == "rally/discard_count"
+    legal = engine.legal_actions(state, Role.seat_of(0))
+    assert Ferry(0, "muroran") in legal and Ferry(0, "muroran", end=True) not in legal
+
+
+def test_a_ferry_flag_that_is_not_a_bool_is_refused() -> None:
+    """The input boundary: ``end`` is true or false, never a string read as true."""
+    with pytest.raises(InvalidAction) as err:
+        action_from_dict({"type": "ferry", "seat": 0, "to": "muroran", "end": "yes"})
+    assert err.value.code == "rally/malformed"
+
+
+def test_travel_fault_gives_the_engines_own_reason_for_staged_cards() -> None:
+    """Rules "Movement" (each card one action; rain: one card; TOP SPEED not alone), issue 28:
+    the page asks ``travel_fault`` for the reason the cards tapped are no movement, and it is
+    the reason ``apply`` gives: with one action left and no rain, the actions."""
+    state = replace(drawn(start()), actions_left=1)
+    fault = engine.travel_fault(state, 0, ("30", "50"))
+    assert fault is not None and fault.code == "rally/no_actions"
+    with pytest.raises(RuleViolation) as err:
+        engine.apply(state, Travel(0, ("30", "50"), "nihonmatsu"))
+    assert err.value.code == fault.code
+    rained = replace(drawn(start()), rain=(True, False, False))
+    assert engine.travel_fault(rained, 0, ("30", "50")).code == "rally/rain"  # type: ignore[union-attr]
+    assert engine.travel_fault(rained, 0, ("50",)) is None
