@@ -332,6 +332,7 @@ ROSTER_CSS = """<style>
 .st-key-roster_box [data-testid="stButtonGroup"] button { min-width: 1.9rem;
   padding-left: .35rem; padding-right: .35rem; }
 .st-key-roster_box [data-testid="stWidgetLabel"] p { font-size: .85rem; }
+.st-key-roster_box [data-testid="stWidgetLabel"] { margin-bottom: 0; min-height: 1.1rem; }
 </style>"""
 
 
@@ -372,34 +373,30 @@ def _roster_row(
     ctx: TableContext, choices: engine.RunnerChoices, runner: Runner, key: str, n: int
 ) -> None:
     """One roster runner: its number, then power, up and down as rows of buttons and its
-    skill as words (none is a choice like the others)."""
+    skill in words (none is a choice like the others), each row the box's full width so
+    nothing is cut in a narrow column or on a phone."""
     with st.container(border=True, key=key):
         st.markdown(f"**{md_text(tr('ekiden.ui.roster_n', n=n))}**")
-        power_col, skill_col = st.columns([2, 3], vertical_alignment="bottom")
-        power_col.segmented_control(
-            tr("ekiden.ui.roster_power"),
-            options=list(choices.power),
-            default=runner.power,
-            required=True,
-            key=f"{key}_power",
-        )
-        skill_col.segmented_control(
-            tr("ekiden.ui.roster_skill"),
+        for field, options in (
+            ("power", choices.power),
+            ("up", choices.up),
+            ("down", choices.down),
+        ):
+            st.segmented_control(
+                tr(f"ekiden.ui.{field}"),
+                options=list(options),
+                default=getattr(runner, field),
+                required=True,
+                key=f"{key}_{field}",
+            )
+        st.pills(
+            tr("ekiden.ui.skill"),
             options=list(choices.skills),
             default=runner.skill or engine.NO_SKILL,
             required=True,
             format_func=lambda k: skill_name(None if k == engine.NO_SKILL else k, ctx.lang),
             key=f"{key}_skill",
         )
-        up_col, down_col = st.columns(2)
-        for col, field, options in ((up_col, "up", choices.up), (down_col, "down", choices.down)):
-            col.segmented_control(
-                tr(f"ekiden.ui.roster_{field}"),
-                options=list(options),
-                default=getattr(runner, field),
-                required=True,
-                key=f"{key}_{field}",
-            )
 
 
 def _roster_as_tapped(team: int, key: str) -> dict[str, Any]:

@@ -76,7 +76,7 @@ def test_a_roster_tapped_row_by_row_is_saved_as_tapped(app_db: Path) -> None:
         at.segmented_control(key=f"{row}_power").set_value(card.power)
         at.segmented_control(key=f"{row}_up").set_value(card.up)
         at.segmented_control(key=f"{row}_down").set_value(card.down)
-        at.segmented_control(key=f"{row}_skill").set_value(card.skill or "none")
+        at.pills(key=f"{row}_skill").set_value(card.skill or "none")
     at.button(key="roster_go").click()
     at = ok(at.run())
     assert store(app_db).snapshot(pid, REFEREE).state.rosters[1] == tuple(ROSTER)
@@ -90,8 +90,10 @@ def test_roster_skills_read_as_words_in_the_readers_language(app_db: Path) -> No
     for lang in ("ja", "en"):
         at = ok(new_app(table=pid, key=key, lang=lang))
         seq = store(app_db).snapshot(pid).seq
-        shown = at.segmented_control(key=f"ro_{seq}_0_0_skill").options
+        shown = at.pills(key=f"ro_{seq}_0_0_skill").options
         words = [t(f"ekiden.skills.{s}", lang) for s in ("none", *SKILLS)]
         assert shown == words
         assert not set(shown) & {*SKILLS, "None", "none", ""}
         assert ("指令塔" if lang == "ja" else "Commander") in shown
+        labels = [w.label for w in at.segmented_control if w.key.startswith(f"ro_{seq}_0_0")]
+        assert labels == [t(f"ekiden.ui.{f}", lang) for f in ("power", "up", "down")]
