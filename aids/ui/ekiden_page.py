@@ -35,8 +35,8 @@ from aids.ui.layout import names_with_colours
 
 # A course card's halves, compact: ten numbers fit a phone's row, two halves a laptop's.
 COURSE_CSS = """<style>
-[class*="st-key-ek_card_"] [data-testid="stButtonGroup"] button { min-width: 1.9rem;
-  padding-left: .35rem; padding-right: .35rem; }
+[class*="st-key-ek_card_"] [data-testid="stButtonGroup"] button { min-width: 1.65rem;
+  padding-left: .2rem; padding-right: .2rem; }
 </style>"""
 
 
@@ -329,8 +329,9 @@ ROSTER_FIELDS = ("power", "up", "down", "skill")
 
 # The roster's rows of buttons, compact like the typed runner's.
 ROSTER_CSS = """<style>
-.st-key-roster_box [data-testid="stButtonGroup"] button { min-width: 1.9rem;
-  padding-left: .35rem; padding-right: .35rem; }
+.st-key-roster_box [data-testid="stButtonGroup"] button { min-width: 1.65rem;
+  padding-left: .2rem; padding-right: .2rem; }
+[class*="st-key-rrow_"] { border-top: 1px solid #d5d8dc; padding-top: .5rem; gap: .4rem; }
 .st-key-roster_box [data-testid="stWidgetLabel"] p { font-size: .85rem; }
 .st-key-roster_box [data-testid="stWidgetLabel"] { margin-bottom: 0; min-height: 1.1rem; }
 </style>"""
@@ -375,7 +376,7 @@ def _roster_row(
     """One roster runner: its number, then power, up and down as rows of buttons and its
     skill in words (none is a choice like the others), each row the box's full width so
     nothing is cut in a narrow column or on a phone."""
-    with st.container(border=True, key=key):
+    with st.container(key=f"rrow_{key.removeprefix('ro_')}"):
         st.markdown(f"**{md_text(tr('ekiden.ui.roster_n', n=n))}**")
         for field, options in (
             ("power", choices.power),

@@ -18,7 +18,7 @@ from aids.games.ekiden.model import MARKS, Runner
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.e2e.helpers import Reruns, on_screen, settle, shot, tap, wait_seq
+from tests.e2e.helpers import Reruns, on_screen, settle, shot, still_box, tap, wait_seq
 
 pytestmark = pytest.mark.e2e
 LAPTOP = {"width": 1280, "height": 800}
@@ -345,6 +345,14 @@ FORM_BUDGET = 15  # taps from the home page to Create: the typed course alone to
 ROSTER_BUDGET = 33  # taps for a team's roster: the grid took two or more a changed cell (60+)
 
 
+def whole(page: Any, key: str) -> None:
+    """The widget's last button is wholly inside the widget and the viewport (none cut)."""
+    last = still_box(page.locator(f".st-key-{key} button").last)
+    box = still_box(page.locator(f".st-key-{key}"))
+    right = min(box["x"] + box["width"], page.viewport_size["width"])
+    assert last["x"] + last["width"] <= right + 0.5, (key, last, box)
+
+
 def roster_row_taps(page: Any, row: str, card: Runner) -> int:
     """Tap each of the card's values that differs from the preset row: the taps."""
     choices = engine.runner_choices()
@@ -398,6 +406,7 @@ def test_a_relay_is_set_up_by_tapping_the_course_and_the_rosters(
         if value:
             button_of(page, f"ek_leg_{leg}", value).click()
             form += 1
+    whole(page, "ek_leg_1")
     shot(page, f"ekiden-setup-{lang}-{viewport['width']}", full_page=True)
     page.wait_for_timeout(150)
     assert reruns.count == before, "a tap before Create waited on the server"
@@ -436,6 +445,8 @@ def test_a_relay_is_set_up_by_tapping_the_course_and_the_rosters(
             per_runner.append(roster_row_taps(page, f"ro_{seq}_{team}_{i}", card))
         taps += sum(per_runner[-len(roster) :])
         if team == 0:
+            for field in ("power", "up", "down", "skill"):
+                whole(page, f"ro_{seq}_{team}_9_{field}")
             shot(page, f"ekiden-roster-{lang}-{viewport['width']}")
         page.wait_for_timeout(150)
         assert reruns.count == before, "a roster tap before Save waited on the server"

@@ -316,6 +316,11 @@ def test_a_six_stable_table_is_set_up_by_tapping_the_deal(
                     c.handicaps.index(mark)
                 ).click()
                 taps += 1
+    for slot in range(4):
+        for field in ("price", "handicap"):
+            last = page.locator(f".st-key-gn_deal_5_{slot}_{field} button").last.bounding_box()
+            box = page.locator(f".st-key-gn_deal_5_{slot}_{field}").bounding_box()
+            assert last["x"] + last["width"] <= box["x"] + box["width"] + 0.5, "a value cut"
     shot(page, f"gn-setup-{lang}-{viewport['width']}-dealt", full_page=True)
     page.wait_for_timeout(150)
     assert reruns.count == before, "a tap before Create waited on the server"
