@@ -50,11 +50,12 @@ def slot_choices() -> tuple[SlotChoices, ...]:
 
 
 def dealt_horse(
-    stable: str, slot: int, price: int | None, handicap: int | None, name: str = ""
+    stable: str, slot: int, price: object, handicap: object, name: str = ""
 ) -> dict[str, object]:
     """A horse as dealt, in the set-up's dict form; an empty ``name`` is the stable's name and
-    the slot number (the board's disc, in no language). A price or handicap left unset stays
-    None, so the set-up refuses it by name instead of guessing.
+    the slot number (the board's disc, in no language). The price and handicap are passed on
+    as entered (a grid cell may hold anything): the set-up checks them, and refuses one left
+    unset by its field instead of guessing.
 
     >>> dealt_horse("Aki", 0, 50000, 6)
     {'name': 'Aki 1', 'price': 50000, 'handicap': 6}
