@@ -17,9 +17,9 @@ from aids.games.ekiden import engine
 from aids.games.ekiden.data import load
 from aids.games.ekiden.describe import MARK_SIGNS, runner_text, skill_name, team_label
 from aids.games.ekiden.model import (
+    COURSE_VALUES,
     MARKS,
     NAME_MAX,
-    SKILLS,
     EkidenState,
     Run,
     Runner,
@@ -32,6 +32,12 @@ from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.layout import names_with_colours
 
 # --- setup ---------------------------------------------------------------------------------
+
+# A course card's halves, compact: ten numbers fit a phone's row, two halves a laptop's.
+COURSE_CSS = """<style>
+[class*="st-key-ek_card_"] [data-testid="stButtonGroup"] button { min-width: 1.65rem;
+  padding-left: .2rem; padding-right: .2rem; }
+</style>"""
 
 
 def setup_fields(lang: Lang) -> dict[str, Any]:
@@ -55,18 +61,21 @@ def setup_fields(lang: Lang) -> dict[str, Any]:
     )
     st.markdown(f"**{md_text(t('ekiden.ui.course_cards', lang))}**")
     st.caption(t("ekiden.rulings.terrain", lang))
+    st.html(COURSE_CSS)
     values: dict[int, int] = {}
-    for card, (out_leg, back_leg) in zip(st.columns(5), d.course_pairs, strict=True):
-        for leg in (out_leg, back_leg):
-            values[leg] = int(
-                card.number_input(
-                    t("ekiden.ui.leg_value", lang, leg=leg),
-                    min_value=0,
-                    max_value=9,
-                    value=0,
+    for n, (out_leg, back_leg) in enumerate(d.course_pairs, start=1):
+        # a card: its lower half (outbound leg) and upper half (return leg), a tap each
+        with st.container(border=True, key=f"ek_card_{n}"):
+            halves = st.columns(2)
+            for col, leg in zip(halves, (out_leg, back_leg), strict=True):
+                value = col.segmented_control(
+                    t("ekiden.ui.card_half", lang, card=n, leg=leg),
+                    options=list(COURSE_VALUES),
+                    default=0,
+                    required=True,
                     key=f"ek_leg_{leg}",
                 )
-            )
+                values[leg] = int(value if value is not None else 0)
     course = [Terrain.from_card_value(leg, values[leg]).to_dict() for leg in sorted(values)]
     return {"teams": teams, "start": int(start) - 1, "course": course}
 
@@ -318,9 +327,21 @@ def _typed_build(state: EkidenState, team: int, seq: int, skill: str) -> Any:
 
 ROSTER_FIELDS = ("power", "up", "down", "skill")
 
+# The roster's rows of buttons, compact like the typed runner's.
+ROSTER_CSS = """<style>
+.st-key-roster_box [data-testid="stButtonGroup"] button { min-width: 1.65rem;
+  padding-left: .2rem; padding-right: .2rem; }
+[class*="st-key-rrow_"] { border-top: 1px solid #d5d8dc; padding-top: .5rem; gap: .4rem; }
+.st-key-roster_box [data-testid="stWidgetLabel"] p { font-size: .85rem; }
+.st-key-roster_box [data-testid="stWidgetLabel"] { margin-bottom: 0; min-height: 1.1rem; }
+</style>"""
+
 
 def _rosters(ctx: TableContext) -> None:
-    """The draft's 10 runners per team (optional): a team's own link, or the referee."""
+    """The draft's 10 runners per team (optional): a team's own link, or the referee. Each
+    runner is a row of taps (power, up, down, skill in words), starting from the team's saved
+    roster or the engine's preset, so the referee taps what differs; in a form, so no tap
+    waits on the server until Save."""
     state: EkidenState = ctx.state
     teams = range(state.teams) if ctx.role.is_referee else [ctx.role.seat or 0]
     with st.expander(tr("ekiden.ui.rosters")):
@@ -331,43 +352,62 @@ def _rosters(ctx: TableContext) -> None:
             format_func=lambda x: team_label(state, x),
             key="roster_team",
         )
-        current = state.rosters[team] or tuple(Runner(4, 1, 1) for _ in range(load().runners))
-        rows = [
-            {"power": r.power, "up": r.up, "down": r.down, "skill": r.skill or ""} for r in current
-        ]
-        key = f"roster_{ctx.snapshot.seq}_{team}"
-        st.data_editor(
-            rows,
-            key=key,
-            num_rows="fixed",
-            column_config={
-                "power": st.column_config.NumberColumn(
-                    tr("ekiden.ui.power"), min_value=2, max_value=6, step=1
-                ),
-                "up": st.column_config.NumberColumn(tr("ekiden.ui.up"), min_value=0, max_value=9),
-                "down": st.column_config.NumberColumn(
-                    tr("ekiden.ui.down"), min_value=0, max_value=9
-                ),
-                "skill": st.column_config.SelectboxColumn(
-                    tr("ekiden.ui.skill"), options=["", *SKILLS]
-                ),
-            },
-        )
-        st.button(
-            tr("ekiden.ui.save_roster"),
-            key="roster_go",
-            on_click=ctx.write_from(lambda: _roster_as_edited(team, rows, key)),
+        choices = engine.runner_choices()
+        current = state.rosters[team] or tuple(choices.preset for _ in range(load().runners))
+        seq = ctx.snapshot.seq
+        st.html(ROSTER_CSS)
+        with (
+            st.container(key="roster_box"),
+            st.form(f"roster_form_{seq}_{team}", border=False, enter_to_submit=False),
+        ):
+            for i, runner in enumerate(current):
+                _roster_row(ctx, choices, runner, f"ro_{seq}_{team}_{i}", i + 1)
+            st.form_submit_button(
+                tr("ekiden.ui.save_roster"),
+                key="roster_go",
+                type="primary",
+                on_click=ctx.write_from(lambda: _roster_as_tapped(team, f"ro_{seq}_{team}")),
+            )
+
+
+def _roster_row(
+    ctx: TableContext, choices: engine.RunnerChoices, runner: Runner, key: str, n: int
+) -> None:
+    """One roster runner: its number, then power, up and down as rows of buttons and its
+    skill in words (none is a choice like the others), each row the box's full width so
+    nothing is cut in a narrow column or on a phone."""
+    with st.container(key=f"rrow_{key.removeprefix('ro_')}"):
+        st.markdown(f"**{md_text(tr('ekiden.ui.roster_n', n=n))}**")
+        for field, options in (
+            ("power", choices.power),
+            ("up", choices.up),
+            ("down", choices.down),
+        ):
+            st.segmented_control(
+                tr(f"ekiden.ui.{field}"),
+                options=list(options),
+                default=getattr(runner, field),
+                required=True,
+                key=f"{key}_{field}",
+            )
+        st.pills(
+            tr("ekiden.ui.skill"),
+            options=list(choices.skills),
+            default=runner.skill or engine.NO_SKILL,
+            required=True,
+            format_func=lambda k: skill_name(None if k == engine.NO_SKILL else k, ctx.lang),
+            key=f"{key}_skill",
         )
 
 
-def _roster_as_edited(team: int, rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
-    """The roster as the grid shows it when Save is clicked: its rows with the edits made."""
-    edits = (st.session_state.get(key) or {}).get("edited_rows", {})
+def _roster_as_tapped(team: int, key: str) -> dict[str, Any]:
+    """The roster as its rows show it when Save is clicked."""
+    get = st.session_state.get
     runners = []
-    for i, row in enumerate(rows):
-        merged = {**row, **edits.get(i, edits.get(str(i), {}))}
-        card = {f: merged[f] for f in ROSTER_FIELDS[:3]}
-        runners.append(card | ({"skill": merged["skill"]} if merged.get("skill") else {}))
+    for i in range(load().runners):
+        card = {f: get(f"{key}_{i}_{f}") for f in ROSTER_FIELDS[:3]}
+        skill = get(f"{key}_{i}_skill")
+        runners.append(card | ({"skill": skill} if skill and skill != engine.NO_SKILL else {}))
     return {"type": "roster", "team": team, "runners": runners}
 
 

@@ -1,6 +1,6 @@
-"""Grand National's parts of the table page: the track file before the form, setup fields,
-status, and the record controls of each stage (blind bets on a player's own phone, the going,
-the lane spins, the market, the race).
+"""Grand National's parts of the table page: the new-table fields (``gn_setup``), status,
+and the record controls of each stage (blind bets on a player's own phone, the going, the
+lane spins, the market, the race).
 
 The frame (``aids.ui.frame``) draws everything else; the board is ``gn_board``. The page asks
 the engine whose turn it is, which horse an advance card moves and what each stable may stake;
@@ -14,8 +14,8 @@ from typing import Any
 
 import streamlit as st
 
-from aids.core.errors import AidsError, InvalidAction
-from aids.core.i18n import Lang, t
+from aids.core.errors import InvalidAction
+from aids.core.i18n import t
 from aids.games.base import Role
 from aids.games.grand_national import engine, stakes
 from aids.games.grand_national.data import load
@@ -29,129 +29,13 @@ from aids.games.grand_national.model import (
     LaneSpin,
     Spin,
 )
-from aids.games.grand_national.track import Track, sample_track
 from aids.ui import gn_board, gn_market, gn_race
-from aids.ui.common import file_box, html_text, md_text, md_tr, tr
+from aids.ui.common import html_text, md_text, md_tr, tr
 from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.gn_market import checked
-from aids.ui.layout import names_with_colours
+from aids.ui.gn_setup import setup_before_form as setup_before_form  # the new-table form's
+from aids.ui.gn_setup import setup_fields as setup_fields
 from aids.ui.standings import NUM, Row
-
-TRACK_KEY = "gn_track"  # the uploaded track (its dict form), kept between reruns
-
-# --- before the form: the track --------------------------------------------------------------
-
-
-def setup_before_form(lang: Lang) -> None:
-    """The board's own track file (optional), outside the form so it is checked at once."""
-    upload = file_box(t("gn.ui.track_file", lang), ["toml", "json"], "gn_track_file")
-    if upload is None:
-        st.session_state.pop(TRACK_KEY, None)
-        st.caption(t("gn.ui.track_sample", lang, lap=sample_track().lap))
-        return
-    try:
-        track = Track.from_file_bytes(upload.getvalue(), upload.name)
-    except AidsError as exc:
-        st.session_state.pop(TRACK_KEY, None)
-        st.error(md_text(exc.message(lang)))
-        return
-    st.session_state[TRACK_KEY] = track.to_dict()
-    st.caption(t("gn.ui.track_loaded", lang, name=md_text(track.name(lang)), lap=track.lap))
-
-
-# --- setup -----------------------------------------------------------------------------------
-
-
-def setup_fields(lang: Lang) -> dict[str, Any]:
-    """Stables in seat order with colours, the bookmaker, the horses as dealt, the variants."""
-    d = load()
-    st.markdown(f"**{md_text(t('gn.ui.stables_seat_order', lang))}**")
-    stables = names_with_colours(
-        d.max_stables,
-        d.colours,
-        name_label=lambda n: t("gn.ui.stable_n", lang, n=n),
-        colour_label=t("gn.ui.colour", lang),
-        key="gn_stable",
-        lang=lang,
-    )
-    st.markdown(f"**{md_text(t('gn.ui.horses', lang))}**")
-    st.caption(t("gn.ui.horses_hint", lang))
-    defaults = (60000, 40000, 20000, 30000)
-    rows = [
-        {
-            "stable": str(s + 1),
-            "cap": t(f"gn.caps.{d.caps[slot]}", lang),
-            "name": "",
-            "price": defaults[slot],
-            "handicap": 3,
-        }
-        for s in range(d.max_stables)
-        for slot in range(d.horses)
-    ]
-    edited = list(
-        st.data_editor(
-            rows,
-            key="gn_horses",
-            num_rows="fixed",
-            hide_index=True,
-            disabled=["stable", "cap"],
-            column_config={
-                "stable": st.column_config.TextColumn("#", width="small"),
-                "cap": st.column_config.TextColumn(t("gn.ui.cap", lang)),
-                "name": st.column_config.TextColumn(t("gn.ui.horse_name", lang), max_chars=40),
-                "price": st.column_config.SelectboxColumn(
-                    t("gn.ui.price", lang), options=list(d.prices)
-                ),
-                "handicap": st.column_config.NumberColumn(
-                    t("gn.ui.handicap", lang), min_value=d.handicap[0], max_value=d.handicap[1]
-                ),
-            },
-        )
-    )
-    book_col, order_col, free_col = st.columns(3)
-    bookmaker = book_col.number_input(
-        t("gn.ui.bookmaker", lang), min_value=1, max_value=d.max_stables, value=1, key="gn_book"
-    )
-    order = order_col.radio(
-        t("gn.ui.order", lang),
-        options=["caps", "position"],
-        format_func=lambda o: t(f"gn.ui.order_{o}", lang),
-        key="gn_order",
-    )
-    too_free = free_col.radio(
-        t("gn.ui.too_free", lang),
-        options=["any_time", "round_end"],
-        format_func=lambda o: t(f"gn.ui.too_free_{o}", lang),
-        key="gn_too_free",
-    )
-    spinner = st.multiselect(
-        t("gn.ui.spinner", lang),
-        options=[c.key for c in d.colours],
-        format_func=lambda k: next(c.label(lang) for c in d.colours if c.key == k),
-        key="gn_spinner",
-        help=t("gn.ui.spinner_hint", lang),
-    )
-    out = []
-    for s, stable in enumerate(stables):
-        horses = []
-        for slot in range(d.horses):
-            row = edited[s * d.horses + slot]
-            # an untyped name is the stable's and the cap's number (the board's disc), in no
-            # language: a table made on a Japanese page reads as English on an English one
-            name = str(row.get("name") or "").strip() or f"{stable['name']} {slot + 1}"
-            horses.append(
-                {"name": name, "price": row.get("price"), "handicap": row.get("handicap")}
-            )
-        out.append({"name": stable["name"], "colour": stable["colour"], "horses": horses})
-    return {
-        "stables": out,
-        "bookmaker": int(bookmaker) - 1,
-        "order": order,
-        "too_free": too_free,
-        "spinner": list(spinner),
-        "track": st.session_state.get(TRACK_KEY),
-    }
-
 
 # --- status ----------------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from aids.games.ekiden.model import MARKS, Runner
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.e2e.helpers import Reruns, on_screen, settle, shot, wait_seq
+from tests.e2e.helpers import Reruns, on_screen, settle, shot, still_box, tap, wait_seq
 
 pytestmark = pytest.mark.e2e
 LAPTOP = {"width": 1280, "height": 800}
@@ -324,4 +324,142 @@ def test_axe_finds_no_wcag_violation_on_the_ekiden_pages(
         settle(page, 1500)
         problems = axe_violations(page)
         assert problems == [], url
+    page.close()
+
+
+# The course as laid (lower half = outbound leg, upper = return leg; 0 = flat) and two teams'
+# drafted rosters (seeded once, written out): realistic cards, most differing from the preset
+# (4 ↑1 ↓1, no skill) in two or three of their four values.
+LAID = {1: 2, 10: 1, 2: 3, 9: 0, 3: 1, 8: 2, 4: 4, 7: 1, 5: 5, 6: 3}
+DRAFTED = [
+    [Runner(2, 4, 1, "downhill"), Runner(3, 1, 3, "commander"), Runner(5, 1, 1, "downhill"),
+     Runner(5, 1, 1, "outbound"), Runner(3, 1, 1, "outbound"), Runner(2, 1, 1, "anchor"),
+     Runner(3, 1, 2, "return"), Runner(6, 1, 3, "commander"), Runner(3, 1, 0, "return"),
+     Runner(4, 1, 2, "return")],
+    [Runner(2, 3, 1, "downhill"), Runner(3, 2, 0), Runner(5, 2, 1, "downhill"),
+     Runner(5, 2, 1, "downhill"), Runner(3, 1, 1, "outbound"), Runner(6, 2, 0, "outbound"),
+     Runner(3, 1, 1, "anchor"), Runner(5, 1, 1, "downhill"), Runner(5, 3, 1, "commander"),
+     Runner(6, 2, 1, "front_runner")],
+]  # fmt: skip
+FORM_BUDGET = 15  # taps from the home page to Create: the typed course alone took 16 or more
+ROSTER_BUDGET = 33  # taps for a team's roster: the grid took two or more a changed cell (60+)
+
+
+def whole(page: Any, key: str) -> None:
+    """The widget's last button is wholly inside the widget and the viewport (none cut)."""
+    last = still_box(page.locator(f".st-key-{key} button").last)
+    box = still_box(page.locator(f".st-key-{key}"))
+    right = min(box["x"] + box["width"], page.viewport_size["width"])
+    assert last["x"] + last["width"] <= right + 0.5, (key, last, box)
+
+
+def roster_row_taps(page: Any, row: str, card: Runner) -> int:
+    """Tap each of the card's values that differs from the preset row: the taps."""
+    choices = engine.runner_choices()
+    taps = 0
+    for field, options in (("power", choices.power), ("up", choices.up), ("down", choices.down)):
+        if getattr(card, field) != getattr(choices.preset, field):
+            button_of(page, f"{row}_{field}", options.index(getattr(card, field))).click()
+            taps += 1
+    if card.skill is not None:
+        button_of(page, f"{row}_skill", choices.skills.index(card.skill)).click()
+        taps += 1
+    return taps
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"),
+    [(LAPTOP, "en"), (PHONE, "en"), (LAPTOP, "ja"), (PHONE, "ja")],
+    ids=["1280-en", "390-en", "1280-ja", "390-ja"],
+)
+def test_a_relay_is_set_up_by_tapping_the_course_and_the_rosters(
+    server: tuple[str, Path], browser: Any, viewport: dict[str, int], lang: str
+) -> None:
+    """Issue 28 §4 (set-up as quick as dealing) and §3 (skills in words): a new relay's five
+    course cards are a tap a half (a flat half none), within FORM_BUDGET taps from the home
+    page to Create; then two teams' drafted rosters, a tap for each value a card shows that
+    differs from the preset, within ROSTER_BUDGET taps a team, no tap but Save waiting on
+    the server; the table holds the course and the rosters exactly as laid and drafted, and
+    the roster's skills read as words, never code keys. Screenshots are saved."""
+    from aids.core.i18n import t
+    from aids.games.ekiden.model import SKILLS, Terrain
+
+    base, db = server
+    service = TableService(SqliteStore(db), engines())
+    page = browser.new_page(viewport=viewport)
+    reruns = Reruns(page)
+    page.goto(f"{base}/?lang={lang}&game=ekiden")
+    settle(page, 800)
+    before = reruns.count
+    form = 1
+    page.get_by_role("tab", name=t("table.new_table", lang)).click()
+    title = page.locator(".st-key-new_title input")
+    title.click()
+    title.fill(f"Relay {viewport['width']} {lang}")
+    form += 1
+    for i, (name, _) in enumerate(TEAMS):
+        box = page.locator(f".st-key-ek_team_{i} input")
+        box.click()
+        box.fill(name)
+        form += 1
+    for leg, value in LAID.items():
+        if value:
+            button_of(page, f"ek_leg_{leg}", value).click()
+            form += 1
+    whole(page, "ek_leg_1")
+    shot(page, f"ekiden-setup-{lang}-{viewport['width']}", full_page=True)
+    page.wait_for_timeout(150)
+    assert reruns.count == before, "a tap before Create waited on the server"
+    tap(page, page.get_by_role("button", name=t("table.create", lang)))
+    form += 1
+    page.get_by_role("dialog").wait_for(timeout=30000)
+    pid = page.url.split("table=")[1].split("&")[0]
+    course = service.snapshot(pid).state.setup.course
+    assert list(course) == [Terrain.from_card_value(leg, LAID[leg]) for leg in range(1, 11)]
+    page.keyboard.press("Escape")  # the referee link's dialog, shown once
+    page.get_by_role("dialog").wait_for(state="detached", timeout=30000)
+    settle(page)
+
+    counts, per_runner = [], []
+    for team, roster in enumerate(DRAFTED):
+        seq = service.snapshot(pid).seq
+        taps = 0
+        closed = page.locator("[data-testid='stExpander'] details:not([open]) > summary")
+        section = closed.filter(has_text=t("ekiden.ui.rosters", lang))
+        if section.count():
+            section.click()
+            settle(page)
+            taps += 1
+        if team:
+            page.locator(".st-key-roster_team input").click()
+            page.keyboard.type(TEAMS[team][0])
+            page.keyboard.press("Enter")
+            settle(page)
+            taps += 2
+        shown = page.locator(f".st-key-ro_{seq}_{team}_0_skill button").all_inner_texts()
+        assert shown == [t(f"ekiden.skills.{s}", lang) for s in ("none", *SKILLS)]
+        box = page.locator(".st-key-roster_box").inner_text()
+        assert "ekiden." not in box and not {*SKILLS, "None"} & set(box.split())
+        before = reruns.count
+        for i, card in enumerate(roster):
+            per_runner.append(roster_row_taps(page, f"ro_{seq}_{team}_{i}", card))
+        taps += sum(per_runner[-len(roster) :])
+        if team == 0:
+            for field in ("power", "up", "down", "skill"):
+                whole(page, f"ro_{seq}_{team}_9_{field}")
+            shot(page, f"ekiden-roster-{lang}-{viewport['width']}")
+        page.wait_for_timeout(150)
+        assert reruns.count == before, "a roster tap before Save waited on the server"
+        page.locator(".st-key-roster_go button").click()
+        taps += 1
+        wait_seq(page, service, pid, seq + 1)
+        assert service.snapshot(pid, REFEREE).state.rosters[team] == tuple(roster)
+        counts.append(taps)
+    print(
+        f"\nEkiden set-up at {viewport['width']} px ({lang}): form {form} taps (course"
+        f" {sum(1 for v in LAID.values() if v)}); rosters {counts} taps; a runner"
+        f" {per_runner} (median {statistics.median(per_runner)})"
+    )
+    assert form <= FORM_BUDGET and all(n <= ROSTER_BUDGET for n in counts)
+    assert max(per_runner) <= 4
     page.close()

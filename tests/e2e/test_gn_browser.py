@@ -254,3 +254,83 @@ def test_a_table_on_the_boards_own_track_file(
     state = TableService(SqliteStore(db), engines()).snapshot(pid).state
     assert state.setup.track.lap == 12 and not state.setup.track.sample
     page.close()
+
+
+# A real deal for six stables (seeded once, written out): each stable's (price, handicap) by
+# slot, slot k from stack k; 33 of the 48 values differ from the form's preset.
+DEAL = [
+    [(60000, 2), (40000, 3), (20000, 7), (30000, 3)],
+    [(60000, 2), (30000, 2), (20000, 3), (50000, 0)],
+    [(50000, 3), (40000, 1), (10000, 5), (10000, 2)],
+    [(60000, 4), (40000, 7), (20000, 3), (60000, 4)],
+    [(50000, 1), (30000, 1), (10000, 2), (50000, 5)],
+    [(60000, 0), (30000, 7), (10000, 2), (30000, 4)],
+]
+OWNERS = ["あき", "Ben", "ちえ", "Dan", "えみ", "Fay"]
+SETUP_BUDGET = 45  # taps for a six-stable table: the typed grid took two or more a changed cell
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"),
+    [(LAPTOP, "en"), (PHONE, "en"), (LAPTOP, "ja"), (PHONE, "ja")],
+    ids=["1280-en", "390-en", "1280-ja", "390-ja"],
+)
+def test_a_six_stable_table_is_set_up_by_tapping_the_deal(
+    server: tuple[str, Path], browser: Any, viewport: dict[str, int], lang: str
+) -> None:
+    """Issue 28 §4 (set-up as quick as dealing; deal rule: slot k from stack k): a new table of
+    six stables, each stable's four dealt horses a tap on the card's price and one on its
+    handicap where they differ from the preset, within SETUP_BUDGET taps counted from the
+    home page to Create (no tap before Create waits on the server); the table made holds the
+    deal exactly. Screenshots of the form are saved."""
+    from aids.core.i18n import t
+    from aids.games.grand_national.deal import slot_choices
+
+    base, db = server
+    page = browser.new_page(viewport=viewport)
+    reruns = Reruns(page)
+    page.goto(f"{base}/?lang={lang}&game=gn")
+    settle(page, 800)
+    before = reruns.count
+    taps = 1
+    page.get_by_role("tab", name=t("table.new_table", lang)).click()
+    title = page.locator(".st-key-new_title input")
+    title.click()
+    title.fill(f"Deal {viewport['width']} {lang}")
+    taps += 1
+    for i, name in enumerate(OWNERS):
+        box = page.locator(f".st-key-gn_stable_{i} input")
+        box.click()
+        box.fill(name)
+        taps += 1
+    shot(page, f"gn-setup-{lang}-{viewport['width']}")
+    for s, horses in enumerate(DEAL):
+        for slot, ((price, mark), c) in enumerate(zip(horses, slot_choices(), strict=True)):
+            if price != c.preset[0]:
+                page.locator(f".st-key-gn_deal_{s}_{slot}_price button").nth(
+                    c.prices.index(price)
+                ).click()
+                taps += 1
+            if mark != c.preset[1]:
+                page.locator(f".st-key-gn_deal_{s}_{slot}_handicap button").nth(
+                    c.handicaps.index(mark)
+                ).click()
+                taps += 1
+    for slot in range(4):
+        for field in ("price", "handicap"):
+            last = page.locator(f".st-key-gn_deal_5_{slot}_{field} button").last.bounding_box()
+            box = page.locator(f".st-key-gn_deal_5_{slot}_{field}").bounding_box()
+            assert last["x"] + last["width"] <= box["x"] + box["width"] + 0.5, "a value cut"
+    shot(page, f"gn-setup-{lang}-{viewport['width']}-dealt", full_page=True)
+    page.wait_for_timeout(150)
+    assert reruns.count == before, "a tap before Create waited on the server"
+    tap(page, page.get_by_role("button", name=t("table.create", lang)))
+    taps += 1
+    page.get_by_role("dialog").wait_for(timeout=30000)
+    pid = page.url.split("table=")[1].split("&")[0]
+    state = TableService(SqliteStore(db), engines()).snapshot(pid).state
+    made = [[(h.price, h.handicap) for h in stable.horses] for stable in state.setup.stables]
+    assert made == DEAL and [s.name for s in state.setup.stables] == OWNERS
+    print(f"\nGrand National set-up at {viewport['width']} px ({lang}): {taps} taps")
+    assert taps <= SETUP_BUDGET
+    page.close()

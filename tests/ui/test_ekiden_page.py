@@ -28,8 +28,8 @@ def create(at: AppTest) -> AppTest:
     for i, name in enumerate(TEAMS):
         at.text_input(key=f"ek_team_{i}").set_value(name)
     at.number_input(key="ek_start").set_value(2)
-    at.number_input(key="ek_leg_1").set_value(3)
-    at.number_input(key="ek_leg_10").set_value(2)
+    at.segmented_control(key="ek_leg_1").set_value(3)
+    at.segmented_control(key="ek_leg_10").set_value(2)
     next(b for b in at.button if b.label == "Create table").click()
     return at.run()
 

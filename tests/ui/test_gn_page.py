@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from aids.core.i18n import t
 from aids.games.base import REFEREE, Role
 from aids.games.grand_national import engine, lanes
+from aids.games.grand_national.deal import slot_choices
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
@@ -54,7 +55,7 @@ def test_create_a_grand_national_table_from_the_home_page(app_db: Path) -> None:
     at = ok(at.run())
     state = service(app_db).snapshot(at.query_params["table"]).state
     assert [s.name for s in state.setup.stables] == ["あき", "Ben", "Chie"]
-    assert engine.cash(state, 0) == 250000 - (60000 + 40000 + 20000 + 30000)
+    assert engine.cash(state, 0) == 250000 - sum(c.preset[0] for c in slot_choices())
     assert "Blind bets" in html(at) or any("Blind bets" in m.value for m in at.markdown)
 
 

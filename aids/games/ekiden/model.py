@@ -41,6 +41,9 @@ def _mapping(raw: object, where: str) -> Mapping[str, Any]:
     return raw
 
 
+COURSE_VALUES: tuple[int, ...] = tuple(range(10))  # a course card half: 0 (flat) or 1–9
+
+
 @dataclass(frozen=True, slots=True)
 class Terrain:
     """A leg's terrain as its course-card half shows it: uphill N, downhill N, or flat."""
@@ -59,7 +62,7 @@ class Terrain:
         n = _int(data, "n", f"{where}.")
         if slope not in SLOPES:
             raise InvalidAction("ekiden/malformed", field=f"{where}.slope")
-        if (slope == "flat" and n != 0) or (slope != "flat" and not 1 <= n <= 9):
+        if (slope == "flat" and n != 0) or (slope != "flat" and n not in COURSE_VALUES[1:]):
             raise InvalidAction("ekiden/terrain", leg=where)
         return cls(slope, n)
 
