@@ -7,9 +7,10 @@ and from the English one) and finished. What is allowed in the other script is n
 each for a reason: the names people typed and the names printed on the game's own pieces
 (the tables' setups: players, horses, titles), the language switch's other label (each
 language named in itself), the Grand National spinner's printed words that the Japanese
-going names quote, and technical tokens (PDF, QR, km…). Everything else a reader sees is
-checked: the page's visible text, the values in its inputs (not a checkbox's "on"), and an
-empty input's placeholder.
+going names quote, the words printed on the games' cards and road (TOP SPEED, S), and
+technical tokens (PDF, QR, km…; commands and addresses shown as code). Everything else a
+reader sees is checked: the page's visible text, the values in its inputs (not a
+checkbox's "on"), and an empty input's placeholder.
 """
 
 from __future__ import annotations
@@ -32,14 +33,19 @@ from tests.e2e.helpers import settle
 pytestmark = pytest.mark.e2e
 LAPTOP = {"width": 1280, "height": 800}
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]+")
-LATIN = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
+LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_'’-]*[A-Za-z0-9]|[A-Za-z]")
 RAW_KEY = re.compile(r"\b[a-z_]+\.(?:ui|sheet|report|charts|status|scan|paper|field)\.[a-z_.]+\b")
 # Latin words a Japanese page may show: units, file and code formats, the switch's label.
 TECHNICAL = {
     "PDF", "QR", "JSON", "CSV", "URL", "TOML", "JPG", "JPEG", "PNG", "MB", "KB", "km", "A4",
     "A3", "A5", "SHA", "English", "http", "https", "localhost", "AIDS_PUBLIC_URL", "AIDS",
-    "PUBLIC", "K", "x", "vs",
+    "PUBLIC", "K", "x", "vs", "A6",
+    "aids", "export",  # the host's command a message names: aids export
 }  # fmt: skip
+# Printed on the games' own pieces, so a Japanese page names them as the table shows them:
+# the Rally's TOP SPEED cards, the Ekiden road's start mark S; and the Grand National cards'
+# effect notation (±N lengths, odds N/M).
+PRINTED = {"TOP", "SPEED", "S", "N", "M"}
 LANG_LABELS = {"en": {"日本語"}, "ja": set()}
 
 # Every text a reader sees: text nodes drawn on screen (not an icon's ligature, not a link
@@ -50,7 +56,9 @@ SEEN = """() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode, el = node.parentElement;
-    if (!el || el.closest('[data-testid=stIconMaterial], script, style, noscript')) continue;
+    if (!el || el.closest('[data-testid=stIconMaterial], script, style, noscript, code')) {
+      continue;  // an icon's ligature; a command or an address shown as code
+    }
     const r = el.getBoundingClientRect(), s = getComputedStyle(el);
     if (r.width < 2 || r.height < 2 || r.right < 0 || s.visibility === 'hidden') continue;
     out.push(node.textContent);
@@ -143,7 +151,9 @@ def test_every_page_speaks_one_language_and_shows_no_raw_key(
     """Issue 28 §3: navigation, default names (horses named by colour, towns), form options,
     paper sizes, money and Streamlit's own uploader words all follow the reader's language;
     only names people typed (and the games' printed names) stay as they are."""
-    allowed = LANG_LABELS[lang] | (TECHNICAL | _spinner_words() if lang == "ja" else set())
+    allowed = LANG_LABELS[lang] | (
+        TECHNICAL | PRINTED | _spinner_words() if lang == "ja" else set()
+    )
     problems: dict[str, list[str]] = {}
     for name, url, typed in _pages(server[0], room, lang):
         page = browser.new_page(viewport=LAPTOP)
@@ -157,4 +167,4 @@ def test_every_page_speaks_one_language_and_shows_no_raw_key(
         wrong = sorted(_foreign(text, lang, allowed | typed)) + sorted(set(RAW_KEY.findall(text)))
         if wrong:
             problems[name] = wrong
-    assert problems == {}
+    assert problems == {}, "\n".join(f"{k}: {v}" for k, v in problems.items())
