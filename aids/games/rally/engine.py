@@ -44,6 +44,7 @@ from aids.games.rally.queries import (
     must_discard,
     place_points,
     placings,
+    play_fault,
     proposal,
     reachable,
     statuses,
@@ -260,12 +261,10 @@ def _play(
     state: RallyState, seat: int, cards: Sequence[str], aim: int | str | None = None
 ) -> RallyState:
     """Cards from the hand to the discard pile, one action each (the hand checked first)."""
-    if len(cards) > state.actions_left:
-        raise RuleViolation("rally/no_actions", left=state.actions_left, count=len(cards))
+    fault = play_fault(state, seat, cards)
+    if fault is not None:
+        raise fault
     if state.simulation:
-        missing = Counter(cards) - Counter(state.hands[seat])
-        if missing:
-            raise RuleViolation("rally/not_in_hand", card=CardName(sorted(missing)[0]))
         hand = list(state.hands[seat])
         for card in cards:
             hand.remove(card)
@@ -274,8 +273,6 @@ def _play(
             hands=_with_hand(state.hands, seat, tuple(hand)),
             discard=tuple(sorted(state.discard + tuple(cards))),
         )
-    elif len(cards) > state.hand_sizes[seat]:
-        raise RuleViolation("rally/hand_count", held=state.hand_sizes[seat])
     current = state.current
     return replace(
         state,

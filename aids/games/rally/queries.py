@@ -208,6 +208,12 @@ def travel_fault(
         return RuleViolation("rally/rain")
     if is_stuck(state, seat):
         return RuleViolation("rally/jammed", town=state.setup.board.town(state.towns[seat]))
+    return play_fault(state, seat, cards)
+
+
+def play_fault(state: RallyState, seat: int, cards: Sequence[str]) -> RuleViolation | None:
+    """Why ``seat`` cannot play ``cards`` at all, whatever they are for: an action each, and
+    the hand holds them (the cards themselves in a simulation, as many in tracking)."""
     if len(cards) > state.actions_left:
         return RuleViolation("rally/no_actions", left=state.actions_left, count=len(cards))
     if state.simulation:
