@@ -130,3 +130,35 @@ def wait_seq(page: Any, service: TableService, pid: str, seq: int) -> None:
     now = service.snapshot(pid).seq
     page.locator(f".aids-seq[data-seq='{now}']").wait_for(state="attached", timeout=30000)
     settle(page)
+
+
+def open_home_for(page: Any, base: str, lang: str, kind: str) -> None:
+    """The home page with ``kind`` chosen for a new table (as a rule card's link opens it)."""
+    page.goto(f"{base}/?lang={lang}&game={kind}")
+    settle(page, 800)
+
+
+def fill_new_table(page: Any, lang: str, title: str, names: list[str], name_key: str) -> int:
+    """On the home page, the New table form's tab opened, its title and the seats' names
+    (boxes ``.st-key-<name_key>_<i>``) typed: the taps it took (typing is part of a box's
+    tap)."""
+    from aids.core.i18n import t
+
+    page.get_by_role("tab", name=t("table.new_table", lang)).click()
+    title_box = page.locator(".st-key-new_title input")
+    title_box.click()
+    title_box.fill(title)
+    for i, name in enumerate(names):
+        box = page.locator(f".st-key-{name_key}_{i} input")
+        box.click()
+        box.fill(name)
+    return 2 + len(names)
+
+
+def create_table(page: Any, lang: str) -> str:
+    """Tap the form's Create and wait for the referee link's dialog: the new table's id."""
+    from aids.core.i18n import t
+
+    tap(page, page.get_by_role("button", name=t("table.create", lang)))
+    page.get_by_role("dialog").wait_for(timeout=30000)
+    return str(page.url.split("table=")[1].split("&")[0])

@@ -18,7 +18,17 @@ from aids.games.ekiden.model import MARKS, Runner
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.e2e.helpers import Reruns, on_screen, settle, shot, still_box, tap, wait_seq
+from tests.e2e.helpers import (
+    Reruns,
+    create_table,
+    fill_new_table,
+    on_screen,
+    open_home_for,
+    settle,
+    shot,
+    still_box,
+    wait_seq,
+)
 
 pytestmark = pytest.mark.e2e
 LAPTOP = {"width": 1280, "height": 800}
@@ -388,20 +398,10 @@ def test_a_relay_is_set_up_by_tapping_the_course_and_the_rosters(
     service = TableService(SqliteStore(db), engines())
     page = browser.new_page(viewport=viewport)
     reruns = Reruns(page)
-    page.goto(f"{base}/?lang={lang}&game=ekiden")
-    settle(page, 800)
+    open_home_for(page, base, lang, "ekiden")
     before = reruns.count
-    form = 1
-    page.get_by_role("tab", name=t("table.new_table", lang)).click()
-    title = page.locator(".st-key-new_title input")
-    title.click()
-    title.fill(f"Relay {viewport['width']} {lang}")
-    form += 1
-    for i, (name, _) in enumerate(TEAMS):
-        box = page.locator(f".st-key-ek_team_{i} input")
-        box.click()
-        box.fill(name)
-        form += 1
+    title = f"Relay {viewport['width']} {lang}"
+    form = fill_new_table(page, lang, title, [n for n, _ in TEAMS], "ek_team")
     for leg, value in LAID.items():
         if value:
             button_of(page, f"ek_leg_{leg}", value).click()
@@ -410,10 +410,8 @@ def test_a_relay_is_set_up_by_tapping_the_course_and_the_rosters(
     shot(page, f"ekiden-setup-{lang}-{viewport['width']}", full_page=True)
     page.wait_for_timeout(150)
     assert reruns.count == before, "a tap before Create waited on the server"
-    tap(page, page.get_by_role("button", name=t("table.create", lang)))
+    pid = create_table(page, lang)
     form += 1
-    page.get_by_role("dialog").wait_for(timeout=30000)
-    pid = page.url.split("table=")[1].split("&")[0]
     course = service.snapshot(pid).state.setup.course
     assert list(course) == [Terrain.from_card_value(leg, LAID[leg]) for leg in range(1, 11)]
     page.keyboard.press("Escape")  # the referee link's dialog, shown once

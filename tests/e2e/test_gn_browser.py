@@ -21,7 +21,17 @@ from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.e2e import fit
-from tests.e2e.helpers import Reruns, on_screen, settle, shot, tap, wait_seq
+from tests.e2e.helpers import (
+    Reruns,
+    create_table,
+    fill_new_table,
+    on_screen,
+    open_home_for,
+    settle,
+    shot,
+    tap,
+    wait_seq,
+)
 from tests.e2e.scenes import gn_race
 from tests.ui.test_gn_page import short_table
 
@@ -283,26 +293,14 @@ def test_a_six_stable_table_is_set_up_by_tapping_the_deal(
     handicap where they differ from the preset, within SETUP_BUDGET taps counted from the
     home page to Create (no tap before Create waits on the server); the table made holds the
     deal exactly. Screenshots of the form are saved."""
-    from aids.core.i18n import t
     from aids.games.grand_national.deal import slot_choices
 
     base, db = server
     page = browser.new_page(viewport=viewport)
     reruns = Reruns(page)
-    page.goto(f"{base}/?lang={lang}&game=gn")
-    settle(page, 800)
+    open_home_for(page, base, lang, "gn")
     before = reruns.count
-    taps = 1
-    page.get_by_role("tab", name=t("table.new_table", lang)).click()
-    title = page.locator(".st-key-new_title input")
-    title.click()
-    title.fill(f"Deal {viewport['width']} {lang}")
-    taps += 1
-    for i, name in enumerate(OWNERS):
-        box = page.locator(f".st-key-gn_stable_{i} input")
-        box.click()
-        box.fill(name)
-        taps += 1
+    taps = fill_new_table(page, lang, f"Deal {viewport['width']} {lang}", OWNERS, "gn_stable")
     shot(page, f"gn-setup-{lang}-{viewport['width']}")
     for s, horses in enumerate(DEAL):
         for slot, ((price, mark), c) in enumerate(zip(horses, slot_choices(), strict=True)):
@@ -324,10 +322,8 @@ def test_a_six_stable_table_is_set_up_by_tapping_the_deal(
     shot(page, f"gn-setup-{lang}-{viewport['width']}-dealt", full_page=True)
     page.wait_for_timeout(150)
     assert reruns.count == before, "a tap before Create waited on the server"
-    tap(page, page.get_by_role("button", name=t("table.create", lang)))
+    pid = create_table(page, lang)
     taps += 1
-    page.get_by_role("dialog").wait_for(timeout=30000)
-    pid = page.url.split("table=")[1].split("&")[0]
     state = TableService(SqliteStore(db), engines()).snapshot(pid).state
     made = [[(h.price, h.handicap) for h in stable.horses] for stable in state.setup.stables]
     assert made == DEAL and [s.name for s in state.setup.stables] == OWNERS

@@ -130,7 +130,7 @@ def test_a_number_the_slip_has_no_room_for_is_flagged_to_type_never_guessed(
     assert proposed.result["prize"] == [None] * 6
     why = "結果票に欄がありません：入力してください"
     assert proposed.flagged == tuple(
-        t("scan.flag", "ja", name=n, field="賞金（千ドル）", why=why) for n in names
+        t("scan.flag", "ja", name=n, field="賞金（$1,000単位）", why=why) for n in names
     )
 
 
@@ -275,7 +275,7 @@ def test_a_slip_says_what_it_leaves_out_in_both_languages(meets: MeetService, st
     status = paper(meets, (info.public_id, key), "gn", names)
     wanted = {"en": ["Not on this slip", "Money ($) above 999,999", "Prize money ($K)",
                      "Tell the organiser"],
-              "ja": ["この結果票に書けないもの", "999,999を超える所持金（ドル）", "賞金（千ドル）",
+              "ja": ["この結果票に書けないもの", "999,999を超える所持金（$）", "賞金（$1,000単位）",
                      "主催者に伝えて"]}  # fmt: skip
     for lang in ("en", "ja"):
         spec = slip_spec(info, status, lang)
