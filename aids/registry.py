@@ -44,10 +44,10 @@ class GameEntry:
 
 
 BUILT_IN: tuple[GameEntry, ...] = (
-    GameEntry(DERBY, page="aids.ui.derby_page", sheet="aids.print.derby_sheet"),
-    GameEntry(EKIDEN, page="aids.ui.ekiden_page", sheet="aids.print.ekiden_sheet"),
-    GameEntry(RALLY, page="aids.ui.rally_page", sheet="aids.print.rally_sheet"),
-    GameEntry(GRAND_NATIONAL, page="aids.ui.gn_page", sheet="aids.print.gn_sheet"),
+    GameEntry(DERBY, page="aids.ui.derby.page", sheet="aids.print.derby.sheet"),
+    GameEntry(EKIDEN, page="aids.ui.ekiden.page", sheet="aids.print.ekiden.sheet"),
+    GameEntry(RALLY, page="aids.ui.rally.page", sheet="aids.print.rally.sheet"),
+    GameEntry(GRAND_NATIONAL, page="aids.ui.gn.page", sheet="aids.print.gn.sheet"),
 )
 
 
