@@ -1,7 +1,8 @@
 """The one place games are registered: each game's engine, page module and sheet module.
 
-Adding a game = its folder under ``aids/games/``, its page module, its sheet module and its
-message files, plus one ``GameEntry`` line here. Everything else (home page, print page, CLI,
+Adding a game = its folder under ``aids/games/``, its page module (in its folder
+``aids/ui/<kind>/``), its sheet module (in ``aids/print/<kind>/``) and its message files, plus
+one ``GameEntry`` line here. Everything else (home page, print page, CLI,
 table service) lists games from this registry and never names one. A game that lives outside
 the package (the tests' fake game, a plugin) is added with ``AIDS_GAME_PLUGINS``: a comma-
 separated list of modules, each with an ``ENTRY``.
