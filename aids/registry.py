@@ -1,7 +1,8 @@
 """The one place games are registered: each game's engine, page module and sheet module.
 
-Adding a game = its folder under ``aids/games/``, its page module, its sheet module and its
-message files, plus one ``GameEntry`` line here. Everything else (home page, print page, CLI,
+Adding a game = its folder under ``aids/games/``, its page module (in its folder
+``aids/ui/<kind>/``), its sheet module (in ``aids/print/<kind>/``) and its message files, plus
+one ``GameEntry`` line here. Everything else (home page, print page, CLI,
 table service) lists games from this registry and never names one. A game that lives outside
 the package (the tests' fake game, a plugin) is added with ``AIDS_GAME_PLUGINS``: a comma-
 separated list of modules, each with an ``ENTRY``.
@@ -44,10 +45,10 @@ class GameEntry:
 
 
 BUILT_IN: tuple[GameEntry, ...] = (
-    GameEntry(DERBY, page="aids.ui.derby_page", sheet="aids.print.derby_sheet"),
-    GameEntry(EKIDEN, page="aids.ui.ekiden_page", sheet="aids.print.ekiden_sheet"),
-    GameEntry(RALLY, page="aids.ui.rally_page", sheet="aids.print.rally_sheet"),
-    GameEntry(GRAND_NATIONAL, page="aids.ui.gn_page", sheet="aids.print.gn_sheet"),
+    GameEntry(DERBY, page="aids.ui.derby.page", sheet="aids.print.derby.sheet"),
+    GameEntry(EKIDEN, page="aids.ui.ekiden.page", sheet="aids.print.ekiden.sheet"),
+    GameEntry(RALLY, page="aids.ui.rally.page", sheet="aids.print.rally.sheet"),
+    GameEntry(GRAND_NATIONAL, page="aids.ui.gn.page", sheet="aids.print.gn.sheet"),
 )
 
 

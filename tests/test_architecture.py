@@ -37,21 +37,32 @@ def module_file(module: str) -> Path:
     return ROOT / (module.replace(".", "/") + ".py")
 
 
+def game_folders() -> set[Path]:
+    """Each game's page folder and sheet folder: ``aids/ui/<kind>/`` and ``aids/print/<kind>/``,
+    its page or sheet module and the modules they are split into."""
+    return {AIDS / layer / entry.kind for entry in BUILT_IN for layer in ("ui", "print")}
+
+
+def in_game_folder(path: Path) -> bool:
+    return any(path.is_relative_to(folder) for folder in game_folders())
+
+
 def game_files() -> set[Path]:
-    """The files allowed to name a game: its folder, its page and sheet modules, the registry
-    (the one place games are listed) and the benchmarks (which measure named games)."""
+    """The files allowed to name a game: its engine folder, its page and sheet folders, the
+    registry (the one place games are listed) and the benchmarks (which measure named games)."""
     files = {AIDS / "registry.py", *(AIDS / "bench").glob("*.py")}
     for entry in BUILT_IN:
         engine_package = type(entry.game).__module__.rsplit(".", 1)[0]  # aids.games.<folder>
         files |= set(module_file(engine_package + ".__init__").parent.rglob("*.py"))
         files |= {module_file(entry.page), module_file(entry.sheet)}
-        # a game's page or sheet may be split into modules named for it (derby_board.py)
-        files |= set((AIDS / "ui").glob(f"{entry.kind}_*.py"))
-        files |= set((AIDS / "print").glob(f"{entry.kind}_*.py"))
+    for folder in game_folders():
+        files |= set(folder.rglob("*.py"))
     return files
 
 
 def test_games_do_not_import_streamlit_reportlab_or_storage() -> None:
+    """An engine is pure: importing one pulls in no Streamlit, ReportLab, storage, page, sheet,
+    table service or registry."""
     code = (
         "import sys\n"
         "import aids.games.base, aids.games.derby, aids.games.derby.simulate\n"
@@ -90,6 +101,7 @@ ALLOWED = {
 
 @pytest.mark.parametrize("layer", sorted(ALLOWED))
 def test_each_layer_imports_only_from_below(layer: str) -> None:
+    """Each layer imports only from itself and the layers below it (``ALLOWED``)."""
     for path in (AIDS / layer).rglob("*.py"):
         for module in imports_of(path):
             if module.startswith("aids"):
@@ -104,15 +116,49 @@ SHARED = (
 
 
 def test_frames_import_no_game_module() -> None:
-    game_modules = {e.page for e in BUILT_IN} | {e.sheet for e in BUILT_IN}
-    for path in [*(AIDS / "ui").glob("*.py"), *(AIDS / "print").glob("*.py")]:
-        if path in game_files():
-            continue
+    """The shared ui and print files (every file outside a game's folder, subfolders included)
+    import no game's page or sheet folder and, of the engines, only what every game shares."""
+    folders = tuple(f"aids.{layer}.{entry.kind}" for entry in BUILT_IN for layer in ("ui", "print"))
+    shared = [
+        path
+        for path in [*(AIDS / "ui").rglob("*.py"), *(AIDS / "print").rglob("*.py")]
+        if not in_game_folder(path) and path not in game_files()
+    ]
+    assert len(shared) > 15
+    for path in shared:
+        where = path.relative_to(ROOT)
         for module in imports_of(path):
-            assert not module.startswith(tuple(game_modules)), f"{path.name} imports {module}"
-            assert not module.startswith("aids.games.") or module.startswith(SHARED), (
-                f"{path.name} imports {module}"
+            assert not any(module == f or module.startswith(f + ".") for f in folders), (
+                f"{where} imports {module}"
             )
+            assert not module.startswith("aids.games.") or module.startswith(SHARED), (
+                f"{where} imports {module}"
+            )
+
+
+def test_no_game_module_left_at_the_top_of_ui_or_print() -> None:
+    """A game's page and sheet modules live in its folder (``aids/ui/<kind>/``,
+    ``aids/print/<kind>/``), never beside the frames named by a prefix (``<kind>_board.py``)."""
+    left = [
+        str(path.relative_to(ROOT))
+        for entry in BUILT_IN
+        for layer in ("ui", "print")
+        for pattern in (f"{entry.kind}_*.py", f"{entry.kind}.py")
+        for path in (AIDS / layer).glob(pattern)
+    ]
+    assert left == []
+
+
+def test_registry_names_modules_in_their_game_folder() -> None:
+    """The registry's page and sheet modules of a game are in that game's folders, each folder
+    a package whose ``__init__`` is a docstring only (importing the page pulls in nothing more)."""
+    for entry in BUILT_IN:
+        assert entry.page.startswith(f"aids.ui.{entry.kind}."), entry.page
+        assert entry.sheet.startswith(f"aids.print.{entry.kind}."), entry.sheet
+        assert module_file(entry.page).is_file() and module_file(entry.sheet).is_file()
+    for folder in game_folders():
+        body = ast.parse((folder / "__init__.py").read_text(encoding="utf-8")).body
+        assert len(body) == 1 and ast.get_docstring(ast.Module(body, [])), folder
 
 
 def test_no_shared_file_names_a_game() -> None:

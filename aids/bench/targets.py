@@ -129,7 +129,7 @@ def bench_record(folder: Path, races: int = 3) -> dict[str, float]:
 
 def bench_sheet() -> dict[str, float]:
     """The Derby sheet (warm) vs the same page drawn with bare canvas calls."""
-    from aids.print import derby_sheet
+    from aids.print.derby import sheet as derby_sheet
     from aids.print.fonts import register
     from aids.print.frame import render_sheet
 

@@ -48,7 +48,7 @@ ORIENTATIONS: tuple[Orientation, ...] = ("portrait", "landscape")
 
 
 class GameSheet(Protocol):
-    """What a game's sheet module provides (``aids/print/<kind>_sheet.py``)."""
+    """What a game's sheet module provides (``aids/print/<kind>/sheet.py``)."""
 
     def story(
         self, snapshot: Snapshot | None, lang: str, width: float, styles: Styles

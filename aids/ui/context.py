@@ -84,7 +84,7 @@ class Standings:
 
 
 class GamePage(Protocol):
-    """What a game's page module provides (``aids/ui/<kind>_page.py``).
+    """What a game's page module provides (``aids/ui/<kind>/page.py``).
 
     A module may also define ``setup_before_form(lang)``: inputs drawn above the create form
     whose choices the form's fields depend on (a map file, say): they rerun at once.

@@ -128,7 +128,7 @@ def test_the_numbers_on_the_cards_come_from_seeds(monkeypatch: pytest.MonkeyPatc
     real = data.load()
     changed = type(real)(**{**{f: getattr(real, f) for f in real.__dataclass_fields__},
                             "blind_max": 12345})  # fmt: skip
-    monkeypatch.setattr("aids.print.gn_sheet.load", lambda: changed)
+    monkeypatch.setattr("aids.print.gn.sheet.load", lambda: changed)
     pdf = render_cards(entry("gn").game, sheet_module("gn"), None, BASE, ("en",))
     assert "$12,345" in page_text(pdf)
 

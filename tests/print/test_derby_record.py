@@ -14,8 +14,8 @@ import pytest
 from reportlab.lib.units import mm
 from reportlab.platypus import Table
 
-from aids.print import derby_sheet
 from aids.print.cells import Centred, Dot, SeatMark, TextBox, Tick, Value
+from aids.print.derby import sheet as derby_sheet
 from aids.print.frame import body_width, page_size, styles
 from aids.tables import Snapshot
 from tests.print.pdf_layout import text_lines

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from aids.core.links import viewer_url
 from aids.games.derby import GAME
 from aids.games.derby.model import DerbySetup
-from aids.print import derby_sheet
+from aids.print.derby import sheet as derby_sheet
 from aids.print.frame import render_sheet
 from aids.tables import Snapshot, TableService
 

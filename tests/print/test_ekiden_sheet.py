@@ -14,7 +14,7 @@ from aids.core.links import viewer_url
 from aids.games.base import VIEWER
 from aids.games.ekiden import GAME, engine
 from aids.games.ekiden.model import EkidenSetup, Terrain
-from aids.print import ekiden_sheet
+from aids.print.ekiden import sheet as ekiden_sheet
 from aids.print.frame import render_sheet
 from aids.tables import Snapshot, TableService
 

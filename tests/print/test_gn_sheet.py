@@ -30,9 +30,11 @@ from aids.games.grand_national import GAME, engine
 from aids.games.grand_national.data import load
 from aids.games.grand_national.model import GnSetup, Horse, Stable
 from aids.games.grand_national.track import sample_track
-from aids.print import derby_sheet, gn_money, gn_sheet
+from aids.print.derby import sheet as derby_sheet
 from aids.print.fonts import CLOSING, OPENING
 from aids.print.frame import MARGIN, page_size, qr_rect, render_sheet
+from aids.print.gn import money as gn_money
+from aids.print.gn import sheet as gn_sheet
 from aids.store.sqlite import SqliteStore
 from aids.tables import Snapshot, TableService
 from tests.games.grand_national.helpers import setup

@@ -27,9 +27,10 @@ from aids.games.rally import GAME, engine
 from aids.games.rally.board import sample_map
 from aids.games.rally.data import load
 from aids.games.rally.model import Attack, Draw, Machine, Player, RallySetup, Travel
-from aids.print import rally_sheet, rally_side
 from aids.print.fonts import CLOSING, OPENING
 from aids.print.frame import MARGIN, body_width, page_size, qr_rect, render_sheet
+from aids.print.rally import sheet as rally_sheet
+from aids.print.rally import side as rally_side
 from aids.store.sqlite import SqliteStore
 from aids.tables import Snapshot, TableService
 from tests.print.pdf_layout import (

@@ -10,7 +10,7 @@ from aids.games.derby import engine
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from aids.ui.derby_page import standing_rows
+from aids.ui.derby.page import standing_rows
 from aids.ui.standings import NUM
 from tests.games.derby.helpers import FENCE1, ROWS, bet, fill_fence, play, tracking
 from tests.games.derby.test_full_race import RACE

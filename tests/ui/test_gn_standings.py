@@ -12,7 +12,7 @@ from pathlib import Path
 from aids.games.base import Role
 from aids.games.grand_national import engine
 from aids.games.grand_national.model import BlindBet, GnState
-from aids.ui.gn_page import leaders
+from aids.ui.gn.page import leaders
 from tests.games.grand_national.helpers import placed_at, setup, to_market, to_race
 from tests.ui.conftest import new_app, ok
 from tests.ui.conftest import page_html as html

@@ -3,7 +3,7 @@
 The print frame draws the paper, the header and the QR code; this module gives the body. A
 car's page has its driver, colour, seat, team and machine numbers across the top; below, the
 turn log (round, cards played, km, from → to, ferry, the car's status at the start of the
-turn) fills the page's height on the left, beside the side column (``rally_side``: the route
+turn) fills the page's height on the left, beside the side column (``side``: the route
 card, the team points by place, the car's finish and, room allowing, a box for notes).
 Blank, one page has empty boxes and rows to write on and the sample map's first course; for a
 table the log is filled as far as the race has gone, with ruled rows left to write on.
@@ -39,7 +39,7 @@ from aids.print.cells import (
     ruled,
 )
 from aids.print.frame import Styles, join_list, rulings
-from aids.print.rally_side import GAP_SMALL, Course, _c, _side
+from aids.print.rally.side import GAP_SMALL, Course, _c, _side
 from aids.tables import Snapshot
 
 LOG_HEAD = 8 * mm

@@ -26,9 +26,9 @@ from aids.games.ekiden.model import (
     Situation,
     Terrain,
 )
-from aids.ui import ekiden_board
 from aids.ui.common import md_text, md_tr, run_write, tr
 from aids.ui.context import Standings, StatusLine, TableContext
+from aids.ui.ekiden import board as ekiden_board
 from aids.ui.layout import names_with_colours
 
 # --- setup ---------------------------------------------------------------------------------

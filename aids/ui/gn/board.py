@@ -12,7 +12,7 @@ from aids.games.grand_national.describe import horse_label, money, stable_label
 from aids.games.grand_national.model import BANK, HELD, SEALED, GnState
 from aids.ui.common import html_text, ink_on, md_tr, tr
 from aids.ui.context import TableContext
-from aids.ui.gn_track import course_html
+from aids.ui.gn.track import course_html
 
 CSS = """
 <style>

@@ -1,4 +1,4 @@
-"""Japan Rally's log sheet, its side column (``aids.print.rally_sheet`` draws the rest): the
+"""Japan Rally's log sheet, its side column (``aids.print.rally.sheet`` draws the rest): the
 route card (the course's towns along the best way with their km; in two columns when the
 page is short), the team points by place, the car's finish and, room allowing, a box for
 notes. Also the ``Course`` a sheet shows and the spacing both parts share.

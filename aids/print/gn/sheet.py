@@ -37,15 +37,15 @@ from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import money
 from aids.games.grand_national.model import GnState
 from aids.print.frame import Styles, rulings, turn_to
-from aids.print.gn_money import (
+from aids.print.gn.money import (
     _money,
 )
-from aids.print.gn_odds_board import (
+from aids.print.gn.odds_board import (
     OddsBoard,
     _board_groups,
     _board_title,
 )
-from aids.print.gn_stable import (
+from aids.print.gn.stable import (
     _stable_page,
 )
 from aids.tables import Snapshot

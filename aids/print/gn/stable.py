@@ -28,7 +28,7 @@ from aids.print.cells import (
     ruled,
     unruled,
 )
-from aids.print.gn_parts import (
+from aids.print.gn.parts import (
     BAND_H,
     CARD_HEAD,
     CARD_TITLE,

@@ -21,7 +21,7 @@ from aids.games.grand_national.describe import horse_label
 from aids.games.grand_national.model import Boxed, Card, GnState, Move, PullUp
 from aids.ui.common import md_tr, tr
 from aids.ui.context import TableContext
-from aids.ui.gn_market import checked
+from aids.ui.gn.market import checked
 
 VALUED = ("advance", "penalty", "handicap", "speed")  # effects that take N
 PLAIN = ("fall", "withdraw", "second_wind", "lose_turn")

@@ -24,7 +24,7 @@ from aids.print.cells import (
     ruled,
     unruled,
 )
-from aids.print.gn_parts import (
+from aids.print.gn.parts import (
     BET_WEIGHTS,
     BLANK_BETS,
     CASH_WEIGHTS,

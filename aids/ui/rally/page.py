@@ -1,8 +1,8 @@
 """The rally's parts of the table page: the map and machines before the form, setup fields,
 status, and the record controls of a turn (draw, travel, attack, defend, ferry, end).
 
-The frame (``aids.ui.frame``) draws everything else; the board is ``rally_board``, the
-movement's controls ``rally_travel``. The page asks the engine what is legal (reachable towns,
+The frame (``aids.ui.frame``) draws everything else; the board is ``board``, the
+movement's controls ``travel``. The page asks the engine what is legal (reachable towns,
 the stop it advises, who may be attacked or helped); it never re-derives a rule.
 """
 
@@ -28,10 +28,12 @@ from aids.games.rally.model import (
     Ferry,
     RallyState,
 )
-from aids.ui import rally_board, rally_presets, rally_travel
 from aids.ui.common import file_box, md_text, md_tr, tr
 from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.layout import names_with_colours
+from aids.ui.rally import board as rally_board
+from aids.ui.rally import presets as rally_presets
+from aids.ui.rally import travel as rally_travel
 
 MAP_KEY = "rally_map"  # the uploaded map (its dict form), kept between reruns
 NOTE_KEY = "rally_preset_note"  # the outcome of the last "save preset"

@@ -19,7 +19,7 @@ from aids.print.cells import (
     Grid,
     TextBox,
 )
-from aids.print.gn_parts import (
+from aids.print.gn.parts import (
     BOARD_FOOT,
     BOARD_HEAD,
     BOARD_ROW_MAX,

@@ -1,6 +1,6 @@
 """Grand National's new-table fields: how the horses are entered and the board's track file
 (before the form), then the stables, the horses as dealt (tapped, the quick path; or typed in
-a grid), the bookmaker and the variants. ``gn_page`` hands these to the new-table form."""
+a grid), the bookmaker and the variants. ``page`` hands these to the new-table form."""
 
 from __future__ import annotations
 

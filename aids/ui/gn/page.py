@@ -1,8 +1,8 @@
-"""Grand National's parts of the table page: the new-table fields (``gn_setup``), status,
+"""Grand National's parts of the table page: the new-table fields (``setup``), status,
 and the record controls of each stage (blind bets on a player's own phone, the going, the
 lane spins, the market, the race).
 
-The frame (``aids.ui.frame``) draws everything else; the board is ``gn_board``. The page asks
+The frame (``aids.ui.frame``) draws everything else; the board is ``board``. The page asks
 the engine whose turn it is, which horse an advance card moves and what each stable may stake;
 it never re-derives a rule.
 """
@@ -29,12 +29,14 @@ from aids.games.grand_national.model import (
     LaneSpin,
     Spin,
 )
-from aids.ui import gn_board, gn_market, gn_race
 from aids.ui.common import html_text, md_text, md_tr, tr
 from aids.ui.context import Standings, StatusLine, TableContext
-from aids.ui.gn_market import checked
-from aids.ui.gn_setup import setup_before_form as setup_before_form  # the new-table form's
-from aids.ui.gn_setup import setup_fields as setup_fields
+from aids.ui.gn import board as gn_board
+from aids.ui.gn import market as gn_market
+from aids.ui.gn import race as gn_race
+from aids.ui.gn.market import checked
+from aids.ui.gn.setup import setup_before_form as setup_before_form  # the new-table form's
+from aids.ui.gn.setup import setup_fields as setup_fields
 from aids.ui.standings import NUM, Row
 
 # --- status ----------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The rally's board: the map drawn from the table's own map file (``rally_map``: no tile
+"""The rally's board: the map drawn from the table's own map file (``map``: no tile
 server, so it works on a venue's Wi-Fi with no internet) and the turns so far; the standings
 the frame draws above it.
 Read-only: the viewer's page too."""
@@ -14,7 +14,7 @@ from aids.games.rally.describe import car_label, cards_text
 from aids.games.rally.model import RallyState
 from aids.ui.common import html_text, ink_on, tr
 from aids.ui.context import Standings, TableContext
-from aids.ui.rally_map import MAP_CSS, map_html
+from aids.ui.rally.map import MAP_CSS, map_html
 from aids.ui.standings import NUM, Row
 
 # a car's disc as on the map: its colour, its seat number (inline: the standings are the frame's)

@@ -1,0 +1,1 @@
+"""The Derby's score sheet: ``sheet``, the module the registry names."""

@@ -1,0 +1,1 @@
+"""The Ekiden's sheets: ``sheet``, the module the registry names."""

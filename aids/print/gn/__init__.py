@@ -1,0 +1,1 @@
+"""Grand National's sheets: ``sheet`` (the registry's), stable, odds_board, money, parts."""

@@ -1,0 +1,1 @@
+"""Japan Rally's log sheets: ``sheet`` (the registry names it) and its side column."""

@@ -1,0 +1,1 @@
+"""Grand National's table page: ``page`` (the registry's), setup, market, race, board, track."""

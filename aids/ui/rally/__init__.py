@@ -1,0 +1,1 @@
+"""Japan Rally's table page: ``page`` (the registry's), board, map, presets, travel."""
