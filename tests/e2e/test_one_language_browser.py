@@ -65,9 +65,6 @@ SEEN = """() => {
   }
   for (const e of document.querySelectorAll('input, textarea')) {
     if (['checkbox', 'radio', 'file', 'hidden'].includes(e.type)) continue;
-    if (e.getAttribute('role') === 'combobox' && e.closest('[data-baseweb=select]')) {
-      continue;  // a select box: its chosen option is drawn as text
-    }
     out.push(e.value || e.placeholder || '');
   }
   return out.join('\\n');
