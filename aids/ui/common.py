@@ -433,10 +433,21 @@ def file_box(label: str, types: list[str], key: str, *, max_mb: int = 200, help:
 
 
 def secure_page() -> bool:
-    """Whether the browser may open a camera for this page: a phone's browser does so only
-    on HTTPS (and on this machine's own address, which it trusts as well)."""
-    url = str(st.context.url or "")
-    host = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
+    """Whether the browser may open a camera for this page (``camera_allowed``)."""
+    return camera_allowed(str(st.context.url or ""))
+
+
+def camera_allowed(url: str) -> bool:
+    """Whether a browser opens a camera for a page at ``url``: only on HTTPS, and on the
+    machine's own address, which browsers trust as well.
+
+    >>> camera_allowed("https://club.example/?meet=x"), camera_allowed("http://localhost:8501/")
+    (True, True)
+    >>> camera_allowed("http://192.168.1.20:8501/?meet=x"), camera_allowed("http://[::1]:8501")
+    (False, True)
+    """
+    host = url.split("://", 1)[-1].split("/", 1)[0]
+    host = host if host.startswith("[") and host.endswith("]") else host.rsplit(":", 1)[0]
     return url.startswith("https://") or host in ("localhost", "127.0.0.1", "[::1]")
 
 
