@@ -310,6 +310,7 @@ def test_ctrl_c_while_reading_standard_input_gets_no_traceback(night: Night) -> 
     with subprocess.Popen(
         [sys.executable, "-m", "aids.cli", "record", night.pid, "-"],
         stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=environ, cwd=ROOT,
+        preexec_fn=_interruptible,
     ) as proc:  # fmt: skip
         waited = 0.0  # until the data file is open and the command waits on standard input
         while waited < 60 and not (_holds(proc.pid, night.db) and _reading_stdin(proc.pid)):
@@ -319,6 +320,13 @@ def test_ctrl_c_while_reading_standard_input_gets_no_traceback(night: Night) -> 
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and b"Traceback" not in err
+
+
+def _interruptible() -> None:
+    """In the child before it runs: Ctrl-C's signal back to its default. A parallel test
+    worker runs with SIGINT ignored, and an ignored signal stays ignored in the processes it
+    starts, as a terminal's never is."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _reading_stdin(pid: int) -> bool:
