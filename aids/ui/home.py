@@ -15,7 +15,6 @@ from aids.core.links import meet_url, viewer_url
 from aids.tables import load_export
 from aids.ui.common import (
     base_url,
-    file_box,
     html_text,
     lan_warning,
     lang,
@@ -29,6 +28,7 @@ from aids.ui.frame import render_table
 from aids.ui.meet_page import event_tab, render_meet
 from aids.ui.new_table import table_form
 from aids.ui.sharing import announce_referee_link
+from aids.ui.uploads import file_box
 
 
 def render() -> None:

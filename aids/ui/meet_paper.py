@@ -27,17 +27,8 @@ from aids.meets import MeetInfo
 from aids.meets.papers import PaperStatus
 from aids.meets.spreadsheet import results_csv, standings_csv
 from aids.print.meet_slips import event_slips
-from aids.ui.common import (
-    camera_words,
-    file_box,
-    html_text,
-    lang,
-    md_text,
-    meets,
-    run_write,
-    secure_page,
-    tr,
-)
+from aids.ui.common import html_text, lang, md_text, meets, run_write, tr
+from aids.ui.uploads import camera_words, file_box, secure_page
 
 if TYPE_CHECKING:  # the reader (OpenCV) is loaded when a photo first comes, not per page
     from aids.scan.proposal import Proposal

@@ -13,8 +13,9 @@ from aids.core.i18n import Lang, t
 from aids.games.grand_national.data import load
 from aids.games.grand_national.deal import dealt_horse, slot_choices
 from aids.games.grand_national.track import Track, sample_track
-from aids.ui.common import file_box, md_text
+from aids.ui.common import md_text
 from aids.ui.layout import names_with_colours
+from aids.ui.uploads import file_box
 
 TRACK_KEY = "gn_track"  # the uploaded track (its dict form), kept between reruns
 ENTRY_KEY = "gn_entry"  # how the horses are entered: tapped as dealt, or typed in a grid

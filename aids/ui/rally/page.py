@@ -28,12 +28,13 @@ from aids.games.rally.model import (
     Ferry,
     RallyState,
 )
-from aids.ui.common import file_box, md_text, md_tr, tr
+from aids.ui.common import md_text, md_tr, tr
 from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.layout import names_with_colours
 from aids.ui.rally import board as rally_board
 from aids.ui.rally import presets as rally_presets
 from aids.ui.rally import travel as rally_travel
+from aids.ui.uploads import file_box
 
 MAP_KEY = "rally_map"  # the uploaded map (its dict form), kept between reruns
 NOTE_KEY = "rally_preset_note"  # the outcome of the last "save preset"
