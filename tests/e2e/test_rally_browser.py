@@ -32,11 +32,13 @@ NAMES = ["あき", "ちえ", "日本語"]  # the players' own names, and the lan
 
 
 def choose(page: Any, key: str, option: str) -> None:
-    """Pick ``option`` in the selectbox with widget key ``key`` (typed, then Enter)."""
+    """Pick ``option`` in the selectbox with widget key ``key``: typed, then its option tapped
+    once the list shows it (Enter pressed at once could race the list on a loaded machine and
+    leave the box as it was)."""
     box = page.locator(f".st-key-{key} input")
     box.click()
     box.fill(option)
-    page.keyboard.press("Enter")
+    page.get_by_role("option", name=option, exact=True).click(timeout=30000)
     settle(page)
 
 
