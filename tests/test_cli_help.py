@@ -2,7 +2,8 @@
 anywhere on the line, else ``AIDS_LANG``, else Japanese; argparse's own words too. An argument
 error is ``input/argument``, exit status 2, no traceback.
 
-The commands run as real subprocesses, as the ``aids`` command does."""
+The commands run as real subprocesses, as the ``aids`` command does; the sweep over every
+command's help calls ``main`` in this process (forty interpreters' start-up spared)."""
 
 from __future__ import annotations
 
@@ -100,21 +101,34 @@ def fits(text: str, width: int) -> bool:
                for line in lines)  # fmt: skip
 
 
-def test_every_command_s_help_is_japanese_and_fits_the_terminal() -> None:
+def help_in_process(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *words: str
+) -> str:
+    """``aids <words> --help`` through ``main`` in this process, on a 72-column terminal: the
+    text argparse prints (the subprocess runs above show the command itself speaks so)."""
+    monkeypatch.setenv("COLUMNS", "72")
+    monkeypatch.delenv("AIDS_LANG", raising=False)
+    with pytest.raises(SystemExit) as ended:
+        main(["--lang", "ja", *words, "--help"])
+    assert ended.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_every_command_s_help_is_japanese_and_fits_the_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every command and every ``meet`` action: no help text left in English, every line
     within the terminal's width counted in columns (a Japanese character takes two)."""
     for command in sorted(COMMANDS - {"meet"}):
-        out = run("--lang", "ja", command, "--help", COLUMNS="72")
+        out = help_in_process(capsys, monkeypatch, command)
         allowed = {"aids", command, "table", "file", "game", "action", "photos", "ps", "live"}
-        assert out.returncode == 0 and english_words(out.stdout, allowed) == [], out.stdout
-        assert fits(out.stdout, 72), out.stdout
+        assert english_words(out, allowed) == [] and fits(out, 72), out
     actions = ["new", "list", "add", "remove", "show", "set", "pack", "sheet", "export",
                "paper", "result", "confirm", "slips", "scan", "import", "key"]  # fmt: skip
     for action in actions:
-        out = run("--lang", "ja", "meet", action, "--help", COLUMNS="72")
+        out = help_in_process(capsys, monkeypatch, "meet", action)
         allowed = {"aids", "meet", action, "table", "paper", "file", "photos"}
-        assert out.returncode == 0 and english_words(out.stdout, allowed) == [], out.stdout
-        assert fits(out.stdout, 72), out.stdout
+        assert english_words(out, allowed) == [] and fits(out, 72), out
 
 
 def test_wrap_counts_columns_and_keeps_marks_with_their_words() -> None:
