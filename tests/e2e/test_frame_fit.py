@@ -1,6 +1,7 @@
 """The table page's frame at a real table of every game, in chromium (issue 19, the frame's
 items): a tap never moves the page, the phone's header leaves the screen to the game, and a
-finished game shows its results and the print buttons on the first screen. Tables come from
+finished game's report button gives the report (its results and print buttons on the first
+screen are ``test_pages_conform``'s, on the same pages). Tables come from
 ``tests/e2e/frame_scenes.py``; the checks from ``tests/e2e/fit.py``; screenshots are saved
 (``helpers.SHOTS``) for a person to look at."""
 
@@ -183,37 +184,6 @@ def test_the_phone_header_leaves_the_screen_to_the_game(
     assert "lang=ja" in page.url
     assert t(f"table.role.{role}", "ja", seat="") in page.inner_text("body")
     page.close()
-
-
-@pytest.mark.parametrize("width", list(VIEWPORTS))
-@pytest.mark.parametrize("kind", KINDS)
-def test_a_finished_game_shows_results_and_print_on_the_first_screen(
-    server: tuple[str, Path], browser: Any, kind: str, width: str
-) -> None:
-    """Issue 19: "at the end of a game the results and print buttons are on the first
-    screen" (the left half was blank, they were below the fold). With the game's outcome
-    set, the referee's first screen holds the results (every seat, the winner first) and the
-    report and sheet buttons; the viewer's holds the results, without print buttons."""
-    service = service_of(server)
-    pid, key = finished(service, kind)
-    outcome = service.snapshot(pid).outcome
-    assert outcome is not None
-    seats = service.snapshot(pid).seats
-    viewport = VIEWPORTS[width]
-    page = open_page(browser, referee_url(server[0], pid, key, "en"), viewport)
-    shot(page, f"frame-{kind}-{width}-over")
-    for part in (".st-key-results", ".st-key-end_report button", ".st-key-end_sheet button"):
-        assert fit.in_first_screen(page, part) == [], part
-    rows = page.locator(".st-key-results table.aids-results tr")
-    assert rows.count() == len(seats) + 1
-    assert seats[outcome.winners[0]] in rows.nth(1).inner_text()
-    assert fit.too_wide(page) == []
-    page.close()
-    viewer = open_page(browser, page_url(server[0], pid, "en"), viewport)
-    shot(viewer, f"frame-{kind}-{width}-over-viewer")
-    assert fit.in_first_screen(viewer, ".st-key-results") == []
-    assert viewer.locator(".st-key-end_report").count() == 0
-    viewer.close()
 
 
 def test_the_report_button_at_the_end_gives_the_report(

@@ -2,7 +2,8 @@
 chromium at 1280 × 800 and 390 × 844, at the start, mid-game and at the end of a table:
 
 - the referee's next action (its first control and its record button) is on the first
-  screen; at the end, the results and the print buttons are;
+  screen; at the end, the results (every seat, the winner first) and the report and sheet
+  buttons are (issue 19: "the left half was blank, they were below the fold");
 - nothing is wider than the screen except a marked horizontal scroller;
 - every piece is inside its board's box, and no two labels of a map or strip overlap;
 - a player's phone (the viewer's link, and a seat's own link where the game has them) holds
@@ -156,9 +157,16 @@ def test_the_referees_page_fits_the_table(
     pid, key = tables[kind, phase]
     page = open_page(browser, referee_url(server[0], pid, key, "en"), WIDTHS[width])
     keep(page, f"conform-{kind}-{phase}-referee-{width}")
-    if phase == "end":
-        assert fit.in_first_screen(page, ".st-key-results") == []
-        assert fit.in_first_screen(page, f".st-key-results button{LIVE}") == []
+    if phase == "end":  # the results (every seat, the winner first) and the report and sheet
+        service = service_of(server)
+        outcome, seats = service.snapshot(pid).outcome, service.snapshot(pid).seats
+        assert outcome is not None
+        for part in (".st-key-results", f".st-key-results button{LIVE}",
+                     ".st-key-end_report button", ".st-key-end_sheet button"):  # fmt: skip
+            assert fit.in_first_screen(page, part) == [], part
+        rows = page.locator(".st-key-results table.aids-results tr")
+        assert rows.count() == len(seats) + 1
+        assert seats[outcome.winners[0]] in rows.nth(1).inner_text()
     # the next action: its first control and its record button, the page at its top
     else:
         control = f".st-key-controls button{LIVE}, .st-key-controls input{LIVE}"
@@ -201,6 +209,7 @@ def test_a_players_phone_shows_who_leads_first(
         keep(page, f"conform-{kind}-{phase}-{role}-390")
         block = ".st-key-results" if phase == "end" else ".st-key-standings"
         assert fit.in_first_screen(page, block) == [], f"{kind} {phase} {role}"
+        assert page.locator(".st-key-end_report").count() == 0  # printing is the referee's
         if role == "seat":
             mine = page.locator(f"{block} tr:has(.you)")
             assert mine.count() == 1, f"{kind} {phase}: the seat's own row is not marked"
