@@ -19,7 +19,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import BalancedColumns, Flowable, PageBreak, Spacer, TableStyle
 
-from aids.core.i18n import t
+from aids.core.i18n import catalogue, normalise_lang, t
 from aids.core.links import viewer_url
 from aids.games.base import AnyGame
 from aids.games.series import series_for
@@ -99,7 +99,7 @@ def _results(game: AnyGame, snapshot: Snapshot, lang: str, width: float) -> list
             rows.append([
                 TextBox(str(place), 12, align="centre"),
                 TextBox(snapshot.seats[seat], 11, max_lines=1),
-                TextBox(_score(outcome.scores[seat], kind, lang), 11, align="right"),
+                TextBox(score_words(outcome.scores[seat], kind, lang), 11, align="right"),
             ])  # fmt: skip
         place += len(group)
     table = Grid(rows, colWidths=[16 * mm, min(90 * mm, width * 0.45), 38 * mm],
@@ -114,8 +114,13 @@ def _results(game: AnyGame, snapshot: Snapshot, lang: str, width: float) -> list
     ]
 
 
-def _score(value: int, kind: str, lang: str) -> str:
-    return t(f"{kind}.report.score_value", lang, value=f"{value:,}")
+def score_words(value: int, kind: str, lang: str) -> str:
+    """A final score in the game's words ("12 pts", "$470,000"); a game whose unit has a
+    singular says it for one ("1 pt")."""
+    key = f"{kind}.report.score_value"
+    if value == 1 and f"{key}_one" in catalogue(normalise_lang(lang)):
+        key += "_one"
+    return t(key, lang, value=f"{value:,}")
 
 
 def _chart(series: Any | None, lang: str, width: float) -> list[Flowable]:

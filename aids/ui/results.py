@@ -15,7 +15,7 @@ import streamlit as st
 from aids import registry
 from aids.games.base import VIEWER
 from aids.print.frame import render_sheet
-from aids.print.report import render_report
+from aids.print.report import render_report, score_words
 from aids.ui.common import base_url, html_text, service, tr
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def results(ctx: TableContext) -> None:
     for group in outcome.ranking:
         for seat in group:
             name = seats[seat] if 0 <= seat < len(seats) else str(seat + 1)
-            score = tr(f"{kind}.report.score_value", value=f"{outcome.scores[seat]:,}")
+            score = score_words(outcome.scores[seat], kind, ctx.lang)
             css = ' class="won"' if place == 1 else ""
             you = f'<span class="you">{html_text(tr("table.you"))}</span>' if seat == mine else ""
             rows.append(

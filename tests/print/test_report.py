@@ -128,3 +128,15 @@ def test_the_log_says_a_coloured_symbol_in_words_not_an_empty_box() -> None:
     log = text[text.index(t("report.log", "en", count=1).split("(")[0]) :]
     assert re.search(r"\[(red|blue|green|yellow|white|pink|brown|purple|black)\]", log)
     assert "\ufffd" not in log
+
+
+@pytest.mark.parametrize("kind", ["derby", "rally"])
+def test_a_score_of_one_point_is_singular(kind: str) -> None:
+    """Report and results pages: a final score in points reads "1 pt" for one, "0 pts" and
+    "1,200 pts" otherwise ("1 pts" was printed); Japanese has one form, 点."""
+    from aids.print.report import score_words
+
+    assert score_words(1, kind, "en") == "1 pt"
+    assert [score_words(n, kind, "en") for n in (0, 2, 1200)] == ["0 pts", "2 pts", "1,200 pts"]
+    assert [score_words(n, kind, "ja") for n in (1, 2)] == ["1点", "2点"]
+    assert score_words(1, "gn", "en") == "$1"  # a unit with no singular: the one key
