@@ -72,6 +72,21 @@ def normalise_lang(lang: object) -> Lang:
     return DEFAULT_LANG
 
 
+def t_count(key: str, lang: str, count: int, /, **params: object) -> str:
+    """``t`` for a message about ``count`` things: ``<key>_one`` for one where the language
+    has that form (English "1 pt"; Japanese has one form for every count), else ``key``.
+
+    >>> t_count("rally.report.score_value", "en", 1, value="1")
+    '1 pt'
+    >>> t_count("gn.report.score_value", "en", 1, value="1")
+    '$1'
+    """
+    one = f"{key}_one"
+    if count == 1 and one in catalogue(normalise_lang(lang)):
+        key = one
+    return t(key, lang, **params)
+
+
 def t(key: str, lang: str, /, **params: object) -> str:
     """The message for ``key`` in ``lang`` with ``{name}`` fields filled from ``params``."""
     text = catalogue(normalise_lang(lang)).get(key) or catalogue("en").get(key) or key

@@ -19,7 +19,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import BalancedColumns, Flowable, PageBreak, Spacer, TableStyle
 
-from aids.core.i18n import catalogue, normalise_lang, t
+from aids.core.i18n import t, t_count
 from aids.core.links import viewer_url
 from aids.games.base import AnyGame
 from aids.games.series import series_for
@@ -117,10 +117,7 @@ def _results(game: AnyGame, snapshot: Snapshot, lang: str, width: float) -> list
 def score_words(value: int, kind: str, lang: str) -> str:
     """A final score in the game's words ("12 pts", "$470,000"); a game whose unit has a
     singular says it for one ("1 pt")."""
-    key = f"{kind}.report.score_value"
-    if value == 1 and f"{key}_one" in catalogue(normalise_lang(lang)):
-        key += "_one"
-    return t(key, lang, value=f"{value:,}")
+    return t_count(f"{kind}.report.score_value", lang, value, value=f"{value:,}")
 
 
 def _chart(series: Any | None, lang: str, width: float) -> list[Flowable]:
