@@ -75,12 +75,7 @@ def normalise_lang(lang: object) -> Lang:
 def t_count(key: str, lang: str, count: int, /, **params: object) -> str:
     """``t`` for a message about ``count`` things: ``<key>_one`` for one where the language
     has that form (English "1 pt"; Japanese has one form for every count), else ``key``.
-
-    >>> t_count("rally.report.score_value", "en", 1, value="1")
-    '1 pt'
-    >>> t_count("gn.report.score_value", "en", 1, value="1")
-    '$1'
-    """
+    (Shown on the games' scores by ``tests/print/test_report.py``.)"""
     one = f"{key}_one"
     if count == 1 and one in catalogue(normalise_lang(lang)):
         key = one
