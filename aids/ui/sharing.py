@@ -1,5 +1,12 @@
 """Links of a table page, for every game: the players' QR code one tap from the top, a new
-link shown once (with a copy button and a QR code), share/print/export and the keys."""
+link shown once (with a copy button and a QR code), share/print/export and the keys.
+
+The players' QR box and the share and keys sections are drawn only while open
+(``LAZY_SECTIONS``): closed, their QR codes, copyable links and buttons cost every page
+load about a quarter of the browser's work (a referee page mid-race, measured in chromium:
+3.1 → 2.3 s of processor time) and the server two QR codes and a query of the keys on every
+rerun. Opening one reruns the page once, which then draws it; it stays open
+through later reruns."""
 
 from __future__ import annotations
 
@@ -33,6 +40,9 @@ if TYPE_CHECKING:
     from aids.ui.context import TableContext
 
 NEW_LINK = "_new_link"
+# The boxes drawn only while open, by key: a session opens one by setting its key (the
+# attacker's tests open them all to read every artefact a page can show).
+LAZY_SECTIONS = ("players_qr", "share_section", "keys_section")
 # Scrolls the page to its top: the home page's create button sits far down its form, and the
 # browser would keep that scroll position on the new table's page (past the turn banner).
 TO_TOP = """<script>
@@ -52,8 +62,11 @@ def qr_png(url: str) -> bytes:
 
 def players_qr(ctx: TableContext) -> None:
     """The header's button for the players' (viewer) QR code: one tap from the top."""
+    box = st.popover(tr("page.players_qr"), key="players_qr", on_change="rerun")
+    if not box.open:
+        return
     link = viewer_url(base_url(), ctx.snapshot.info.public_id, ctx.lang)
-    with st.popover(tr("page.players_qr"), key="players_qr"):
+    with box:
         st.image(qr_png(link), width=240, alt=tr("table.viewer_link"))
         st.markdown(f"**{md_text(tr('table.viewer_link'))}**")
         st.code(link, language=None, wrap_lines=True)
@@ -121,11 +134,20 @@ def _link_kept() -> None:
 
 
 def share(ctx: TableContext) -> None:
+    """The referee's share-and-print section (the players' link, sheets, report, export),
+    then the keys section; each drawn only while open."""
+    section = st.expander(tr("table.share_print"), key="share_section", on_change="rerun")
+    if section.open:
+        _share_body(ctx, section)
+    keys(ctx)
+
+
+def _share_body(ctx: TableContext, section: Any) -> None:
     pid = ctx.snapshot.info.public_id
     kind = ctx.snapshot.info.kind
     current = ctx.lang
     link = viewer_url(base_url(), pid, current)
-    with st.expander(tr("table.share_print"), key="share_section"):
+    with section:
         st.caption(tr("table.referee_link_hint"))
         qr_col, text_col = st.columns([1, 2])
         qr_col.image(qr_png(link), width=180, alt=tr("table.viewer_link"))
@@ -182,7 +204,6 @@ def share(ctx: TableContext) -> None:
             key="download_report",
         )
         _export_button(ctx, text_col)
-    keys(ctx)
 
 
 def _export_button(ctx: TableContext, where: Any) -> None:
@@ -209,8 +230,11 @@ def _export_button(ctx: TableContext, where: Any) -> None:
 
 def keys(ctx: TableContext) -> None:
     """Rotate the referee link; issue, rotate and revoke seat links where a game has them."""
+    section = st.expander(tr("table.keys"), key="keys_section", on_change="rerun")
+    if not section.open:
+        return
     pid, key = ctx.snapshot.info.public_id, ctx.key
-    with st.expander(tr("table.keys"), key="keys_section"):
+    with section:
         st.caption(tr("table.keys_hint"))
         st.button(
             tr("table.rotate_referee"),

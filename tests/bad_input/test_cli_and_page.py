@@ -19,7 +19,7 @@ from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.bad_input.cases import BAD_TEXT, LONG_NAME, LONG_TITLE
-from tests.ui.conftest import new_app
+from tests.ui.conftest import new_app, open_sections
 
 SURROGATE_ARG = b"\xff".decode("utf-8", "surrogateescape")  # what argv holds for a bad byte
 
@@ -221,7 +221,7 @@ def page_table(app_db: Path) -> tuple[Path, str, str]:
 def test_page_with_a_bad_key_is_the_read_only_viewer(page_table, key: str) -> None:
     db, pid, _ = page_table
     before = dump(db)
-    at = new_app(table=pid, key=key, lang="en")
+    at = open_sections(new_app(table=pid, key=key, lang="en"))
     assert not at.exception
     assert len(at.button) == 0 and len(at.pills) == 0
     assert not any(d.label.startswith("Export") for d in at.get("download_button"))

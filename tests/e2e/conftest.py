@@ -146,6 +146,17 @@ class Chromium:
             )
         return self._fresh.new_context(**options)
 
+    def close_pages(self) -> None:
+        """Close every page a test left open (the profile's own blank page stays): a page
+        left open keeps its session on the tracker, and a phone's page keeps redrawing, for
+        the rest of the file."""
+        for page in self._shared.pages:
+            if page.url != "about:blank":
+                page.close()
+        if self._fresh is not None:
+            for context in self._fresh.contexts:
+                context.close()
+
     def close(self) -> None:
         self._shared.close()
         if self._fresh is not None:
@@ -168,6 +179,15 @@ def browser(chromium_profile: Path) -> Iterator[Chromium]:
         chromium = Chromium(p, chromium_profile)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def _pages_close_with_their_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each browser test, the pages it left open are closed (measured: two files kept
+    14 and 17 open, their sessions redrawing, a fifth of those files' browser work)."""
+    yield
+    if "browser" in request.fixturenames:
+        request.getfixturevalue("browser").close_pages()
 
 
 def wait_ready(page: object) -> None:

@@ -178,9 +178,12 @@ class Downloads:
 
 
 def visit(**params: str) -> AppTest:
-    """A new tab on the URL ``params`` (as a phone opens a link)."""
-    from tests.ui.conftest import new_app
+    """A new tab on the URL ``params`` (as a phone opens a link), every section it draws
+    only while open opened: what a reader can reach."""
+    from tests.ui.conftest import new_app, open_sections
 
     at = new_app(**params)
+    assert not at.exception, at.exception
+    at = open_sections(at)
     assert not at.exception, at.exception
     return at

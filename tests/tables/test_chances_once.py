@@ -6,7 +6,7 @@ over; the server's workers take jobs side by side, so a long job does not hold u
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ import pytest
 import aids.store as stores
 from aids.games.derby.model import DerbySetup
 from aids.registry import engines
+from aids.store.base import Store
 from aids.tables import TableService, keys
 from aids.tables.chances import ChanceService
 from aids.tables.worker import WorkerPool
@@ -39,14 +40,25 @@ class RecordingPool(ThreadPoolExecutor):
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def tracker(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], TableService]:
+def tracker(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Callable[[], TableService]]:
     """Opens one more tracker's table service on this test's store (each its own store
-    object, as a second server process would have)."""
+    object, as a second server process would have); each store is closed after the test
+    (a PostgreSQL store's connection pool stops with it, not whenever it is collected)."""
     if request.param == "sqlite":
         where = str(tmp_path / "aids.sqlite3")
     else:
         where = request.getfixturevalue("pg_url")
-    return lambda: TableService(stores.open_store(where), engines())
+    opened: list[Store] = []
+
+    def open_tracker() -> TableService:
+        opened.append(stores.open_store(where))
+        return TableService(opened[-1], engines())
+
+    yield open_tracker
+    for store in opened:
+        store.close()
 
 
 def new_table(service: TableService) -> tuple[str, str]:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from aids.ui.sharing import LAZY_SECTIONS
+
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 
 
@@ -14,6 +16,14 @@ def new_app(**params: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     for k, v in params.items():
         at.query_params[k] = v
+    return at.run()
+
+
+def open_sections(at: AppTest) -> AppTest:
+    """The page again with every box it draws only while open opened (``LAZY_SECTIONS``:
+    the players' QR, share and print, the keys), as a reader who opens each one."""
+    for key in LAZY_SECTIONS:
+        at.session_state[key] = True
     return at.run()
 
 

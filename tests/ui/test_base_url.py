@@ -13,7 +13,7 @@ from aids.games.derby.model import DerbySetup
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.ui.conftest import new_app
+from tests.ui.conftest import new_app, open_sections
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def served_on_8765(app_db: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[No
 def test_the_page_prints_the_port_it_is_served_on(app_db: Path, served_on_8765: None) -> None:
     service = TableService(SqliteStore(app_db), engines())
     info, key = service.create("derby", "Port", DerbySetup.default(["A", "B"]).to_dict())
-    at = new_app(table=info.public_id, key=key, lang="en")
+    at = open_sections(new_app(table=info.public_id, key=key, lang="en"))
     links = [c.value for c in at.code if "table=" in c.value or "/live/" in c.value]
     assert links and all(":8765/?table=" in link or ":8765/live/" in link for link in links)
 
@@ -38,7 +38,7 @@ def test_a_configured_public_url_wins(app_db: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("AIDS_PUBLIC_URL", "https://race.example.org/")
     service = TableService(SqliteStore(app_db), engines())
     info, key = service.create("derby", "Url", DerbySetup.default(["A", "B"]).to_dict())
-    at = new_app(table=info.public_id, key=key, lang="en")
+    at = open_sections(new_app(table=info.public_id, key=key, lang="en"))
     links = [c.value for c in at.code if "table=" in c.value or "/live/" in c.value]
     assert links and all(link.startswith("https://race.example.org/") for link in links)
 
@@ -53,7 +53,7 @@ def test_a_tracker_serving_this_machine_alone_links_to_localhost(
     try:
         service = TableService(SqliteStore(app_db), engines())
         info, key = service.create("derby", "Local", DerbySetup.default(["A", "B"]).to_dict())
-        at = new_app(table=info.public_id, key=key, lang="en")
+        at = open_sections(new_app(table=info.public_id, key=key, lang="en"))
     finally:
         config.set_option("server.address", before)
     links = [c.value for c in at.code if "table=" in c.value or "/live/" in c.value]

@@ -14,7 +14,7 @@ from aids.ui.derby.page import standing_rows
 from aids.ui.standings import NUM
 from tests.games.derby.helpers import FENCE1, ROWS, bet, fill_fence, play, tracking
 from tests.games.derby.test_full_race import RACE
-from tests.ui.conftest import new_app, page_html
+from tests.ui.conftest import new_app, open_sections, page_html
 
 
 def create_table(at: AppTest, title: str, players: list[str]) -> AppTest:
@@ -125,12 +125,12 @@ def test_viewer_shows_no_controls_and_cannot_write(app_db: Path) -> None:
     pid, key = at.query_params["table"], at.query_params["key"]
     service = TableService(SqliteStore(app_db), engines())
     service.record(pid, key, 0, {"type": "bet", "player": 0, "horse": 2})
-    viewer = new_app(table=pid, lang="en")
+    viewer = open_sections(new_app(table=pid, lang="en"))
     assert not viewer.exception
     assert len(viewer.button) == 0 and len(viewer.pills) == 0
     assert any("Scores if the race ended now" in h.proto.body for h in viewer.html)
     for key in ("guess", "", " "):  # an empty or wrong key is the viewer, with no controls
-        wrong = new_app(table=pid, key=key, lang="en")
+        wrong = open_sections(new_app(table=pid, key=key, lang="en"))
         assert len(wrong.pills) == 0 and len(wrong.button) == 0
         assert not any(d.label == "Export table (JSON)" for d in wrong.get("download_button"))
     assert any("not valid" in e.value for e in new_app(table=pid, key="guess", lang="en").error)

@@ -15,7 +15,7 @@ from aids.games.base import REFEREE, Role
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.ui.conftest import new_app
+from tests.ui.conftest import new_app, open_sections
 
 pytestmark = pytest.mark.usefixtures("with_fake_game")
 run = new_app
@@ -49,7 +49,7 @@ def test_seat_link_commits_only_its_own_secret_and_viewers_see_it_sealed(app_db:
     info, referee = service.create("sprint", "Sprint", {"names": ["Aki", "Ben"]})
     pid = info.public_id
     seat0 = service.rotate_key(pid, referee, Role.seat_of(0))
-    at = run(table=pid, key=seat0, lang="en")
+    at = open_sections(run(table=pid, key=seat0, lang="en"))
     assert not at.exception
     assert any("Player link: Aki" in c.value for c in at.caption)
     assert not any(b.key in ("undo", "redo", "rotate_referee") for b in at.button)
@@ -68,7 +68,7 @@ def test_seat_link_commits_only_its_own_secret_and_viewers_see_it_sealed(app_db:
 def test_referee_issues_a_seat_link_from_the_page(app_db: Path) -> None:
     service = TableService(SqliteStore(app_db), engines())
     info, referee = service.create("sprint", "Sprint", {"names": ["Aki", "Ben"]})
-    at = run(table=info.public_id, key=referee, lang="ja")
+    at = open_sections(run(table=info.public_id, key=referee, lang="ja"))
     at.button(key="issue_1").click()
     at = at.run()
     assert not at.exception
@@ -83,7 +83,7 @@ def test_referee_issues_a_seat_link_from_the_page(app_db: Path) -> None:
 def test_rotating_the_referee_link_moves_the_page_to_the_new_key(app_db: Path) -> None:
     service = TableService(SqliteStore(app_db), engines())
     info, referee = service.create("sprint", "Sprint", {"names": ["Aki", "Ben"]})
-    at = run(table=info.public_id, key=referee, lang="en")
+    at = open_sections(run(table=info.public_id, key=referee, lang="en"))
     at.button(key="rotate_referee").click()
     at = at.run()
     new_key = at.query_params["key"]
@@ -100,7 +100,7 @@ def test_a_seat_link_dialog_names_the_player_and_says_to_give_it_to_them_alone(
 ) -> None:
     service = TableService(SqliteStore(app_db), engines())
     info, referee = service.create("sprint", "Sprint", {"names": ["Aki", "Ben"]})
-    at = run(table=info.public_id, key=referee, lang="en")
+    at = open_sections(run(table=info.public_id, key=referee, lang="en"))
     at.button(key="issue_1").click()
     at = at.run()
     words = " ".join([s.value for s in at.success] + [c.value for c in at.caption])

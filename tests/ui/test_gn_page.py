@@ -17,7 +17,7 @@ from aids.games.grand_national.deal import slot_choices
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.ui.conftest import new_app, ok
+from tests.ui.conftest import new_app, ok, open_sections
 from tests.ui.conftest import page_html as html
 
 STABLES = [("あき", "red"), ("Ben", "blue"), ("Chie", "green")]
@@ -205,7 +205,7 @@ def test_the_referee_prints_every_seats_private_link(app_db: Path) -> None:
     store = service(app_db)
     pid, key = short_table(store)
     old = store.rotate_key(pid, key, Role.seat_of(0))
-    at = ok(new_app(table=pid, key=key, lang="en"))
+    at = ok(open_sections(new_app(table=pid, key=key, lang="en")))
     at.button(key="seat_sheet_go").click()
     at = ok(at.run())
     assert [b for b in at.get("download_button") if "private" in str(b.proto)]

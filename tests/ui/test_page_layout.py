@@ -21,7 +21,7 @@ from aids.tables.attempts import KeyAttempts
 from aids.tables.chances import ChanceService
 from aids.ui.common import md_text
 from tests.e2e.scenes import mid_race, new_table, no_card_left, record
-from tests.ui.conftest import new_app
+from tests.ui.conftest import new_app, open_sections
 
 
 @pytest.fixture
@@ -83,10 +83,10 @@ def test_create_table_shows_the_referee_link_once_with_a_qr_code(app_db: Path) -
     key = at.query_params["key"]
     assert any(c.value.endswith(f"key={key}&lang=en") for c in at.code)  # with a copy button
     assert any("Bookmark it now" in s.value for s in at.success)
-    images = len(at.get("image"))  # the players' QR (header, share) and the referee's own
+    assert len(at.get("image")) == 1  # the referee's own QR (the players' are in closed boxes)
     at.button(key="new_link_done").click()
-    at = at.run()
-    assert len(at.get("image")) == images - 1 == 2
+    at = open_sections(at.run())
+    assert len(at.get("image")) == 2  # the players' QR: the header's box and share and print
     assert not any("key=" in c.value for c in at.code)
     assert not any("Bookmark it now" in s.value for s in at.success)
 
@@ -125,6 +125,7 @@ def test_the_link_dialog_closes_when_the_chances_become_ready_during_its_run(
     at.button(key="new_link_done").click()
     at = at.run()
     assert not any("Bookmark it now" in s.value for s in at.success)
+    at = open_sections(at)  # the players' link boxes: no key in any
     assert not any("key=" in c.value for c in at.code)
 
 

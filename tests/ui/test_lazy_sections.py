@@ -1,0 +1,84 @@
+"""The boxes a table page draws only while open (``aids.ui.sharing.LAZY_SECTIONS``): the
+players' QR box, share and print, the keys. Closed they hold nothing (no QR code, no link,
+no button); a tap opens one and the page draws it; it stays drawn through later reruns
+(a write recorded); and every such box of the pages is listed, so the attacker's tests,
+which open the listed ones, read everything a page can show."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from aids.games.derby.model import DerbySetup
+from aids.registry import engines
+from aids.store.sqlite import SqliteStore
+from aids.tables import TableService
+from aids.ui.sharing import LAZY_SECTIONS
+from tests.ui.conftest import new_app, ok, open_sections
+
+UI = Path(__file__).resolve().parents[2] / "aids" / "ui"
+
+
+def referee_page(app_db: Path) -> tuple[TableService, str, str]:
+    service = TableService(SqliteStore(app_db), engines())
+    info, key = service.create("derby", "Lazy", DerbySetup.default(["Aki", "Ben"]).to_dict())
+    return service, info.public_id, key
+
+
+def test_a_closed_box_draws_nothing_until_opened(app_db: Path) -> None:
+    _, pid, key = referee_page(app_db)
+    at = ok(new_app(table=pid, key=key, lang="en"))
+    titles = [e.label for e in at.expander]
+    assert "Share and print" in titles and "Links and keys" in titles
+    assert len(at.get("image")) == 0 and len(at.code) == 0
+    assert not [b for b in at.button if b.key in ("rotate_referee", "issue_0")]
+    assert not at.get("download_button")
+    at.session_state["share_section"] = True  # what the tap on its title sends
+    at = ok(at.run())
+    assert len(at.get("image")) == 1  # share and print's QR; the header's box stays closed
+    assert [c.value for c in at.code] == [f"http://race.test:8501/live/{pid}?lang=en"]
+    labels = {d.proto.label for d in at.get("download_button")}
+    assert "Export table (JSON)" in labels and "Download score sheet (PDF)" in labels
+    assert not [b for b in at.button if b.key == "rotate_referee"]  # the keys: still closed
+
+
+def test_an_open_box_stays_drawn_after_a_write(app_db: Path) -> None:
+    _, pid, key = referee_page(app_db)
+    at = open_sections(ok(new_app(table=pid, key=key, lang="en")))
+    assert len(at.get("image")) == 2 and at.button(key="rotate_referee") is not None
+    at.pills(key="bet_horse_0").set_value(1).run()
+    at.button(key="bet_go").click()
+    at = ok(at.run())
+    assert at.session_state["share_section"] and len(at.get("image")) == 2
+    assert at.button(key="rotate_referee") is not None
+
+
+def _lazy_keys(tree: ast.AST) -> list[str]:
+    """The keys of the expanders and popovers a module draws only while open
+    (``on_change="rerun"``)."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or getattr(node.func, "attr", "") not in (
+            "expander",
+            "popover",
+        ):
+            continue
+        kw = {k.arg: k.value for k in node.keywords}
+        change = kw.get("on_change")
+        if isinstance(change, ast.Constant) and change.value == "rerun":
+            key = kw.get("key")
+            found.append(key.value if isinstance(key, ast.Constant) else ast.unparse(node))
+    return found
+
+
+def test_every_box_drawn_only_while_open_is_listed() -> None:
+    found = []
+    for path in sorted(UI.rglob("*.py")):
+        found += _lazy_keys(ast.parse(path.read_text(encoding="utf-8")))
+    assert sorted(found) == sorted(LAZY_SECTIONS)
+
+
+def test_the_listing_check_sees_an_unlisted_box() -> None:
+    """The check itself works: a box drawn only while open under another key is found."""
+    code = 'box = st.expander("x", key="odd", on_change="rerun")\nst.popover("y")'
+    assert _lazy_keys(ast.parse(code)) == ["odd"]
