@@ -40,9 +40,7 @@ class RecordingPool(ThreadPoolExecutor):
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def tracker(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[Callable[[], TableService]]:
+def tracker(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], TableService]]:
     """Opens one more tracker's table service on this test's store (each its own store
     object, as a second server process would have); each store is closed after the test
     (a PostgreSQL store's connection pool stops with it, not whenever it is collected)."""
