@@ -19,7 +19,7 @@ import streamlit as st
 
 from aids import registry
 from aids.core.errors import AidsError, StaleState
-from aids.core.i18n import DEFAULT_LANG, LANGS, Lang, normalise_lang, t
+from aids.core.i18n import DEFAULT_LANG, LANGS, Lang, normalise_lang, t, t_count
 from aids.core.links import lan_address, public_base_url
 from aids.meets import MeetService
 from aids.store import open_store, store_locator
@@ -98,6 +98,12 @@ def speaking(language: Lang) -> Iterator[None]:
 
 def tr(key: str, **params: object) -> str:
     return t(key, lang(), **params)
+
+
+def tr_count(key: str, count: int, **params: object) -> str:
+    """``tr`` for a message about ``count`` things (its singular where the language has one:
+    ``t_count``)."""
+    return t_count(key, lang(), count, **params)
 
 
 def html_text(text: object) -> str:

@@ -28,7 +28,7 @@ from aids.games.rally.model import (
     Ferry,
     RallyState,
 )
-from aids.ui.common import md_text, md_tr, tr
+from aids.ui.common import md_text, md_tr, tr, tr_count
 from aids.ui.context import Standings, StatusLine, TableContext
 from aids.ui.layout import names_with_colours
 from aids.ui.rally import board as rally_board
@@ -259,7 +259,7 @@ def status(ctx: TableContext) -> list[StatusLine]:
         doing = tr("rally.ui.to_draw", car=car, n=state.machine(state.turn).draw)
     else:
         left = state.actions_left
-        doing = tr("rally.ui.to_act_one" if left == 1 else "rally.ui.to_act", car=car, n=left)
+        doing = tr_count("rally.ui.to_act", left, car=car, n=left)
     km, _ = engine.to_goal(state, state.towns[state.turn])
     where = f"{tr('rally.ui.round', n=state.round)} · {doing} · {course} ({km} km)"
     lines.append(StatusLine(where))

@@ -14,7 +14,7 @@ from aids.core.i18n import t
 from aids.games.rally import engine, reach
 from aids.games.rally.describe import card_name, reach_text
 from aids.games.rally.model import RallyState, Travel
-from aids.ui.common import WORD_JOINER, md_text, md_tr, run_write, service, tr
+from aids.ui.common import WORD_JOINER, md_text, md_tr, run_write, service, tr, tr_count
 from aids.ui.context import TableContext
 
 
@@ -85,7 +85,7 @@ def _why_not(ctx: TableContext, seat: int, cards: Sequence[str]) -> str:
 
 
 def _stops_label(n: int) -> str:
-    return tr("rally.ui.destination_one" if n == 1 else "rally.ui.destination", n=n)
+    return tr_count("rally.ui.destination", n, n=n)
 
 
 def _chips_key(ctx: TableContext) -> str:
