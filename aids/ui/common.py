@@ -106,6 +106,17 @@ def tr_count(key: str, count: int, **params: object) -> str:
     return t_count(key, lang(), count, **params)
 
 
+def lazy_expander(label: str, key: str, *, expanded: bool = False) -> Any | None:
+    """An expander whose body is drawn only while it is open: the container while open, None
+    while closed (Streamlit's ``on_change="rerun"`` and ``.open``). Opening it reruns the page
+    once, which draws the body; it stays open through later reruns (the session keeps
+    ``key``). For a body that costs every page load and rerun while nobody looks at it: QR
+    codes, long grids and tables. A widget inside is not drawn while the box is closed, so it
+    comes back at its default: nothing a referee types belongs in one."""
+    box = st.expander(label, expanded=expanded, key=key, on_change="rerun")
+    return box if box.open else None
+
+
 def html_text(text: object) -> str:
     """User text (a name, a title) inside HTML that no Markdown reads: ``st.html``, an
     attribute. ``<``, ``>``, ``&`` and quotes become entities, so the text stays text.

@@ -102,8 +102,11 @@ def render_meet(public_id: str, key: str | None) -> None:
 
 def _event_qr(info: MeetInfo) -> None:
     """The event's own link and QR code, one tap from the top (for a screen or a poster)."""
+    box = st.popover(tr("meet.qr_button"), key="meet_qr", on_change="rerun")
+    if not box.open:
+        return  # drawn once opened: a closed box costs the page nothing
     link = meet_url(base_url(), info.public_id, lang())
-    with st.popover(tr("meet.qr_button"), key="meet_qr"):
+    with box:
         st.image(_qr(link), width=240, alt=tr("meet.link"))
         st.markdown(f"**{md_text(tr('meet.link'))}**")
         st.code(link, language=None, wrap_lines=True)

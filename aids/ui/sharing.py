@@ -2,7 +2,7 @@
 link shown once (with a copy button and a QR code), share/print/export and the keys.
 
 The players' QR box and the share and keys sections are drawn only while open
-(``LAZY_SECTIONS``): closed, their QR codes, copyable links and buttons cost every page
+(``lazy_expander``): closed, their QR codes, copyable links and buttons cost every page
 load about a quarter of the browser's work (a referee page mid-race, measured in chromium:
 3.1 → 2.3 s of processor time) and the server two QR codes and a query of the keys on every
 rerun. Opening one reruns the page once, which then draws it; it stays open
@@ -28,6 +28,7 @@ from aids.ui.common import (
     base_url,
     client,
     lang,
+    lazy_expander,
     md_text,
     md_tr,
     paper_choice,
@@ -40,9 +41,6 @@ if TYPE_CHECKING:
     from aids.ui.context import TableContext
 
 NEW_LINK = "_new_link"
-# The boxes drawn only while open, by key: a session opens one by setting its key (the
-# attacker's tests open them all to read every artefact a page can show).
-LAZY_SECTIONS = ("players_qr", "share_section", "keys_section")
 # Scrolls the page to its top: the home page's create button sits far down its form, and the
 # browser would keep that scroll position on the new table's page (past the turn banner).
 TO_TOP = """<script>
@@ -136,8 +134,8 @@ def _link_kept() -> None:
 def share(ctx: TableContext) -> None:
     """The referee's share-and-print section (the players' link, sheets, report, export),
     then the keys section; each drawn only while open."""
-    section = st.expander(tr("table.share_print"), key="share_section", on_change="rerun")
-    if section.open:
+    section = lazy_expander(tr("table.share_print"), "share_section")
+    if section is not None:
         _share_body(ctx, section)
     keys(ctx)
 
@@ -230,8 +228,8 @@ def _export_button(ctx: TableContext, where: Any) -> None:
 
 def keys(ctx: TableContext) -> None:
     """Rotate the referee link; issue, rotate and revoke seat links where a game has them."""
-    section = st.expander(tr("table.keys"), key="keys_section", on_change="rerun")
-    if not section.open:
+    section = lazy_expander(tr("table.keys"), "keys_section")
+    if section is None:
         return
     pid, key = ctx.snapshot.info.public_id, ctx.key
     with section:

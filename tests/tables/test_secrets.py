@@ -17,7 +17,7 @@ from aids.games.rally.model import RallySetup
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from tests.ui.conftest import new_app
+from tests.ui.conftest import new_app, open_sections
 
 BET = {"type": "bet", "player": 0, "horse": 2}
 
@@ -84,7 +84,7 @@ def test_referee_export_of_a_simulation_holds_what_the_referee_sees(
 def test_the_page_offers_no_export_while_a_blind_bet_is_sealed(app_db: Path) -> None:
     service = TableService(SqliteStore(app_db), engines())
     pid, key = sealed_blind_bet(service)
-    at = new_app(table=pid, key=key, lang="en")
+    at = open_sections(new_app(table=pid, key=key, lang="en"))
     assert not at.exception
     keys = {getattr(b, "key", None) for b in at.get("download_button")}
     assert "download_export" not in keys
@@ -179,7 +179,7 @@ def test_the_referee_page_lists_a_stray_key_and_revokes_it(app_db: Path) -> None
     info, key = service.create("derby", "Stray", DerbySetup.default(["Aki", "Ben"]).to_dict())
     row = service.store.get_table(info.public_id)
     service.store.replace_key(row.id, KeyRow("seat:0", hash_key(new_key()), now()), now())
-    at = new_app(table=info.public_id, key=key, lang="en")
+    at = open_sections(new_app(table=info.public_id, key=key, lang="en"))
     assert any("seat:0" in t.value and "opens nothing" in t.value for t in at.text)
     at.button(key="revoke_stray_seat:0").click()
     at = at.run()

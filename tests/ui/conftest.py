@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from streamlit.testing.v1 import AppTest
-
-from aids.ui.sharing import LAZY_SECTIONS
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 
@@ -19,12 +18,35 @@ def new_app(**params: str) -> AppTest:
     return at.run()
 
 
+def lazy_boxes(at: AppTest) -> set[str]:
+    """The keys of the boxes the page draws only while open (``lazy_expander``, a popover
+    with ``on_change="rerun"``): the stateful expanders and popovers of its element tree,
+    whose id ends with their key (``$$ID-<hash>-<key>``)."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if getattr(node, "type", "") in ("expandable", "expander", "popover"):
+            ident = getattr(node.proto, "id", "")
+            if ident.startswith("$$ID-"):
+                found.add(ident.split("-", 2)[2])
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return found
+
+
 def open_sections(at: AppTest) -> AppTest:
-    """The page again with every box it draws only while open opened (``LAZY_SECTIONS``:
-    the players' QR, share and print, the keys), as a reader who opens each one."""
-    for key in LAZY_SECTIONS:
-        at.session_state[key] = True
-    return at.run()
+    """The page again with every box it draws only while open opened (``lazy_boxes``: the
+    players' QR, share and print, the keys, a game's long grids and tables), as a reader
+    who opens each one: what the page can show."""
+    opened: set[str] = set()
+    while closed := lazy_boxes(at) - opened:
+        for key in closed:
+            at.session_state[key] = True
+        opened |= closed
+        at = at.run()
+    return at
 
 
 def page_html(at: AppTest) -> str:

@@ -1,8 +1,10 @@
-"""The boxes a table page draws only while open (``aids.ui.sharing.LAZY_SECTIONS``): the
-players' QR box, share and print, the keys. Closed they hold nothing (no QR code, no link,
-no button); a tap opens one and the page draws it; it stays drawn through later reruns
-(a write recorded); and every such box of the pages is listed, so the attacker's tests,
-which open the listed ones, read everything a page can show."""
+"""The boxes a page draws only while open (``aids.ui.common.lazy_expander``, popovers with
+``on_change="rerun"``): the players' QR box, share and print, the keys, the Grand National's
+stamina grids and ledger, the Rally's turns, an event's QR box. Closed they hold nothing (no
+QR code, no link, no button); a tap opens one and the page draws it; it stays drawn through
+later reruns (a write recorded); and ``open_sections`` finds and opens every one a page
+draws, so the attacker's tests, which visit pages through it, read everything a page can
+show."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ from aids.games.derby.model import DerbySetup
 from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
-from aids.ui.sharing import LAZY_SECTIONS
-from tests.ui.conftest import new_app, ok, open_sections
+from tests.e2e.frame_scenes import mid_game
+from tests.ui.conftest import lazy_boxes, new_app, ok, open_sections, page_html
 
 UI = Path(__file__).resolve().parents[2] / "aids" / "ui"
 
@@ -53,9 +55,24 @@ def test_an_open_box_stays_drawn_after_a_write(app_db: Path) -> None:
     assert at.button(key="rotate_referee") is not None
 
 
-def _lazy_keys(tree: ast.AST) -> list[str]:
-    """The keys of the expanders and popovers a module draws only while open
-    (``on_change="rerun"``)."""
+def test_open_sections_finds_and_opens_every_box_a_page_draws_only_while_open(
+    app_db: Path,
+) -> None:
+    service = TableService(SqliteStore(app_db), engines())
+    pid, key = mid_game(service, "gn")
+    at = ok(new_app(table=pid, key=key, lang="en"))
+    assert lazy_boxes(at) == {"players_qr", "share_section", "keys_section", "gn_grids",
+                              "gn_ledger"}  # fmt: skip
+    assert 'class="grid64"' not in page_html(at)
+    at = ok(open_sections(at))
+    assert all(at.session_state[k] for k in lazy_boxes(at))
+    assert 'class="grid64"' in page_html(at) and "Money ledger" in page_html(at)
+    assert len(at.get("image")) == 2
+
+
+def _keyless(tree: ast.AST) -> list[str]:
+    """The expanders and popovers drawn only while open (``on_change="rerun"``) with no key:
+    a session could not open them by key, nor could the attacker's tests."""
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or getattr(node.func, "attr", "") not in (
@@ -65,20 +82,19 @@ def _lazy_keys(tree: ast.AST) -> list[str]:
             continue
         kw = {k.arg: k.value for k in node.keywords}
         change = kw.get("on_change")
-        if isinstance(change, ast.Constant) and change.value == "rerun":
-            key = kw.get("key")
-            found.append(key.value if isinstance(key, ast.Constant) else ast.unparse(node))
+        if isinstance(change, ast.Constant) and change.value == "rerun" and "key" not in kw:
+            found.append(ast.unparse(node))
     return found
 
 
-def test_every_box_drawn_only_while_open_is_listed() -> None:
+def test_every_box_drawn_only_while_open_has_a_key() -> None:
     found = []
     for path in sorted(UI.rglob("*.py")):
-        found += _lazy_keys(ast.parse(path.read_text(encoding="utf-8")))
-    assert sorted(found) == sorted(LAZY_SECTIONS)
+        found += _keyless(ast.parse(path.read_text(encoding="utf-8")))
+    assert found == []
 
 
-def test_the_listing_check_sees_an_unlisted_box() -> None:
-    """The check itself works: a box drawn only while open under another key is found."""
-    code = 'box = st.expander("x", key="odd", on_change="rerun")\nst.popover("y")'
-    assert _lazy_keys(ast.parse(code)) == ["odd"]
+def test_the_key_check_sees_a_keyless_box() -> None:
+    """The check itself works: a box drawn only while open without a key is found."""
+    code = 'a = st.expander("x", on_change="rerun")\nst.popover("y", key="k", on_change="rerun")'
+    assert _keyless(ast.parse(code)) == ["st.expander('x', on_change='rerun')"]

@@ -10,7 +10,7 @@ from aids.games.grand_national import engine
 from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import horse_label, money, stable_label
 from aids.games.grand_national.model import BANK, HELD, SEALED, GnState
-from aids.ui.common import html_text, ink_on, md_tr, tr
+from aids.ui.common import html_text, ink_on, lazy_expander, md_tr, tr
 from aids.ui.context import TableContext
 from aids.ui.gn.track import course_html
 
@@ -117,7 +117,10 @@ def _grids(ctx: TableContext) -> None:
     speed points used struck grey (from the top down, as players strike them)."""
     state: GnState = ctx.state
     grid, top = load().grid, state.top()
-    with st.expander(tr("gn.ui.grids"), expanded=False):
+    section = lazy_expander(tr("gn.ui.grids"), "gn_grids")  # 64 cells a horse: drawn when open
+    if section is None:
+        return
+    with section:
         for seat in range(state.seats):
             parts = [f"<p><b>{html_text(stable_label(state, seat))}</b></p>"]
             for slot in range(load().horses):
@@ -135,7 +138,7 @@ def _grids(ctx: TableContext) -> None:
 
 def _odds(ctx: TableContext) -> None:
     state: GnState = ctx.state
-    with st.expander(tr("gn.ui.odds_board"), expanded=state.phase == "market"):
+    with st.expander(tr("gn.ui.odds_board"), expanded=state.phase == "market", key="gn_odds"):
         rows = []
         for h in range(state.horses):
             win, show = state.odds[h]
@@ -159,7 +162,10 @@ def _money(ctx: TableContext) -> None:
     sealed = sum(1 for b in state.blind if b is SEALED)
     if sealed:
         st.caption(tr("gn.ui.blind_sealed", n=sealed, total=len(state.blind)))
-    with st.expander(tr("gn.ui.ledger")):
+    section = lazy_expander(tr("gn.ui.ledger"), "gn_ledger")  # a line a payment: when open
+    if section is None:
+        return
+    with section:
         names = {BANK: tr("gn.ui.bank"), HELD: tr("gn.ui.held")}
         rows = []
         for line in state.ledger:

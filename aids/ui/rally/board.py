@@ -12,7 +12,7 @@ from aids.games.rally import engine
 from aids.games.rally.data import load
 from aids.games.rally.describe import car_label, cards_text
 from aids.games.rally.model import RallyState
-from aids.ui.common import html_text, ink_on, tr
+from aids.ui.common import html_text, ink_on, lazy_expander, tr
 from aids.ui.context import Standings, TableContext
 from aids.ui.rally.map import MAP_CSS, map_html
 from aids.ui.standings import NUM, Row
@@ -106,6 +106,9 @@ def _turns(ctx: TableContext) -> None:
     state: RallyState = ctx.state
     if not state.turns:
         return
+    section = lazy_expander(tr("rally.ui.turns"), "rally_turns")  # a line a turn: when open
+    if section is None:
+        return
     lines = []
     for record in reversed(state.turns[-40:]):
         car = car_label(state, record.seat)
@@ -124,5 +127,4 @@ def _turns(ctx: TableContext) -> None:
                 end=town(record.end, ctx.lang) + (" ⛴" if record.ferry else ""),
             )
         )
-    with st.expander(tr("rally.ui.turns"), expanded=False):
-        st.html("<br>".join(html_text(line) for line in lines))
+    section.html("<br>".join(html_text(line) for line in lines))

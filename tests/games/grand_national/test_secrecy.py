@@ -18,7 +18,7 @@ from aids.registry import engines
 from aids.store.sqlite import SqliteStore
 from aids.tables import TableService
 from tests.games.grand_national.helpers import setup
-from tests.ui.conftest import new_app
+from tests.ui.conftest import new_app, open_sections
 
 ROOT = Path(__file__).resolve().parents[3]
 SECRET_STAKE = 7300  # a figure that appears nowhere else in the table
@@ -60,7 +60,7 @@ def test_the_referees_page_and_its_export_do_not_reveal_it(  # type: ignore[no-u
     assert err.value.code == "table/export_sealed"
     monkeypatch.setenv("AIDS_DB", str(db))
     for params in ({"key": key}, {}):
-        page = new_app(table=pid, lang="en", **params)
+        page = open_sections(new_app(table=pid, lang="en", **params))  # every box open
         text = "\n".join(
             [h.proto.body for h in page.html]
             + [m.value for m in page.markdown]
