@@ -382,9 +382,13 @@ PAPERS = ("a4", "letter", "a3")
 
 def paper_choice(key: str, where: Any = st) -> str:
     """A4, US Letter or A3 for a printable (``where``: a column or container to draw in), named
-    in the reader's language."""
+    in the reader's language. The choice outlives its box: a box drawn only while open
+    (``lazy_expander``) forgets its widgets while closed, so the choice is also kept under
+    its own name (``kept_paper``) and the box opens on it again."""
     current = lang()  # bound now: AppTest calls format_func outside the script run
-    return str(
+    if key not in st.session_state and _KEPT.format(key) in st.session_state:
+        st.session_state[key] = st.session_state[_KEPT.format(key)]
+    paper = str(
         where.radio(
             tr("table.paper"),
             options=list(PAPERS),
@@ -393,6 +397,16 @@ def paper_choice(key: str, where: Any = st) -> str:
             format_func=lambda paper: t(f"table.paper_{paper}", current),
         )
     )
+    st.session_state[_KEPT.format(key)] = paper
+    return paper
+
+
+_KEPT = "_kept_{}"
+
+
+def kept_paper(key: str) -> str:
+    """The paper last chosen with ``paper_choice(key)`` in this session (A4 until then)."""
+    return str(st.session_state.get(_KEPT.format(key)) or PAPERS[0])
 
 
 def client() -> str:

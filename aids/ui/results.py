@@ -16,7 +16,7 @@ from aids import registry
 from aids.games.base import VIEWER
 from aids.print.frame import render_sheet
 from aids.print.report import render_report, score_words
-from aids.ui.common import base_url, html_text, service, tr
+from aids.ui.common import base_url, html_text, kept_paper, service, tr
 
 if TYPE_CHECKING:
     from aids.ui.context import TableContext
@@ -81,7 +81,7 @@ def _print_buttons(ctx: TableContext) -> None:
     """The post-game report and the filled-in sheet, each made only when tapped, from the
     viewer's snapshot (both are public), on the paper chosen under Share (A4 by default)."""
     pid, kind, lang = ctx.snapshot.info.public_id, ctx.snapshot.info.kind, ctx.lang
-    paper = str(st.session_state.get("paper") or "a4")
+    paper = kept_paper("paper")
     sheet = registry.sheet_module(kind)
     row = st.container(horizontal=True, key="end_print")
     row.download_button(

@@ -98,3 +98,19 @@ def test_the_key_check_sees_a_keyless_box() -> None:
     """The check itself works: a box drawn only while open without a key is found."""
     code = 'a = st.expander("x", on_change="rerun")\nst.popover("y", key="k", on_change="rerun")'
     assert _keyless(ast.parse(code)) == ["st.expander('x', on_change='rerun')"]
+
+
+def test_the_paper_chosen_in_share_and_print_outlives_the_box(app_db: Path) -> None:
+    """The box forgets its widgets while closed; the paper chosen in it is kept under its own
+    name (which the finished game's print buttons read): the box opens on Letter again."""
+    _, pid, key = referee_page(app_db)
+    at = open_sections(ok(new_app(table=pid, key=key, lang="en")))
+    at.radio(key="paper").set_value("letter").run()
+    at.session_state["share_section"] = False  # closed: its widgets are not drawn
+    at = ok(at.run())
+    assert "paper" not in at.session_state and at.session_state["_kept_paper"] == "letter"
+    at.session_state["share_section"] = True
+    at = ok(at.run())
+    assert at.radio(key="paper").value == "letter"
+    labels = [d.proto.label for d in at.get("download_button")]
+    assert "Download score sheet (PDF)" in labels
