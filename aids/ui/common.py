@@ -117,6 +117,12 @@ def lazy_expander(label: str, key: str, *, expanded: bool = False) -> Any | None
     return box if box.open else None
 
 
+def lazy_popover(label: str, key: str) -> Any | None:
+    """A popover whose body is drawn only while it is open, as ``lazy_expander``'s."""
+    box = st.popover(label, key=key, on_change="rerun")
+    return box if box.open else None
+
+
 def html_text(text: object) -> str:
     """User text (a name, a title) inside HTML that no Markdown reads: ``st.html``, an
     attribute. ``<``, ``>``, ``&`` and quotes become entities, so the text stays text.

@@ -28,6 +28,7 @@ from aids.ui.common import (
     heading,
     html_text,
     lang,
+    lazy_popover,
     md_text,
     meets,
     page_error,
@@ -102,8 +103,8 @@ def render_meet(public_id: str, key: str | None) -> None:
 
 def _event_qr(info: MeetInfo) -> None:
     """The event's own link and QR code, one tap from the top (for a screen or a poster)."""
-    box = st.popover(tr("meet.qr_button"), key="meet_qr", on_change="rerun")
-    if not box.open:
+    box = lazy_popover(tr("meet.qr_button"), "meet_qr")
+    if box is None:
         return  # drawn once opened: a closed box costs the page nothing
     link = meet_url(base_url(), info.public_id, lang())
     with box:

@@ -29,6 +29,7 @@ from aids.ui.common import (
     client,
     lang,
     lazy_expander,
+    lazy_popover,
     md_text,
     md_tr,
     paper_choice,
@@ -60,8 +61,8 @@ def qr_png(url: str) -> bytes:
 
 def players_qr(ctx: TableContext) -> None:
     """The header's button for the players' (viewer) QR code: one tap from the top."""
-    box = st.popover(tr("page.players_qr"), key="players_qr", on_change="rerun")
-    if not box.open:
+    box = lazy_popover(tr("page.players_qr"), "players_qr")
+    if box is None:
         return
     link = viewer_url(base_url(), ctx.snapshot.info.public_id, ctx.lang)
     with box:

@@ -5,13 +5,19 @@ text and transformation matrices and its font size; its box is the string's adva
 the sheet's font, from the descender to the ascender. Lines: the content stream's stroked path
 segments (grid lines, cell borders), with the transformation in force. Fills (backgrounds,
 the QR code's squares, a strike-through bar) are not lines.
+
+A file's texts and lines are read once (several checks read the same sheets), and the checks
+of every text against every line or text are done as arrays, with the same comparisons as
+``Segment.crosses`` and ``Box.overlaps`` (``test_pdf_layout_arrays`` compares the two).
 """
 
 from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from functools import lru_cache
 
+import numpy as np
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -100,6 +106,11 @@ def texts(pdf: bytes) -> list[Text]:
     A string ReportLab splits over two font subsets arrives as two pieces at the same text
     matrix: the second is moved along by the first's width.
     """
+    return list(_texts(pdf))
+
+
+@lru_cache(maxsize=128)
+def _texts(pdf: bytes) -> tuple[Text, ...]:
     font = register()
     out: list[Text] = []
     last: tuple[tuple[float, ...], float] | None = None
@@ -126,7 +137,7 @@ def texts(pdf: bytes) -> list[Text]:
         last = (key, offset + width)
 
     PdfReader(io.BytesIO(pdf)).pages[0].extract_text(visitor_text=visit)
-    return out
+    return tuple(out)
 
 
 def text_lines(pdf: bytes) -> list[str]:
@@ -142,6 +153,11 @@ def text_lines(pdf: bytes) -> list[str]:
 
 def lines(pdf: bytes) -> list[Segment]:
     """Every stroked straight segment on the first page, in page coordinates."""
+    return list(_lines(pdf))
+
+
+@lru_cache(maxsize=128)
+def _lines(pdf: bytes) -> tuple[Segment, ...]:
     reader = PdfReader(io.BytesIO(pdf))
     page = reader.pages[0]
     content = ContentStream(page.get_contents(), reader)
@@ -191,16 +207,50 @@ def describe(text: Text) -> str:
 
 def crossing_texts(pdf: bytes) -> list[str]:
     """Texts a ruled line runs through: text that left its cell crosses one of its borders."""
-    rules = lines(pdf)
-    return [describe(t) for t in texts(pdf) if any(rule.crosses(t.box) for rule in rules)]
+    found = texts(pdf)
+    hit = crossings(found, lines(pdf))
+    return [describe(t) for t, crossed in zip(found, hit, strict=True) if crossed]
 
 
 def overlapping_texts(pdf: bytes) -> list[str]:
     """Pairs of texts drawn on each other."""
     found = texts(pdf)
-    return [
-        f"{describe(a)} / {describe(b)}"
-        for i, a in enumerate(found)
-        for b in found[i + 1 :]
-        if a.box.overlaps(b.box)
-    ]
+    return [f"{describe(found[i])} / {describe(found[j])}" for i, j in overlaps(found)]
+
+
+def _boxes(found: list[Text]) -> np.ndarray:
+    return np.array([(t.box.x0, t.box.y0, t.box.x1, t.box.y1) for t in found]).reshape(-1, 4)
+
+
+def crossings(found: list[Text], rules: list[Segment], tol: float = TOLERANCE) -> list[bool]:
+    """For each text, whether any of ``rules`` crosses its box (``Segment.crosses``)."""
+    if not found or not rules:
+        return [False] * len(found)
+    box = _boxes(found)
+    x0, y0, x1, y1 = (box[:, k, None] for k in range(4))
+    x0, y0, x1, y1 = x0 + tol, y0 + tol, x1 - tol, y1 - tol
+    seg = np.array([(r.x0, r.y0, r.x1, r.y1) for r in rules])
+    flat = np.abs(seg[:, 1] - seg[:, 3]) < 0.01
+    upright = ~flat & (np.abs(seg[:, 0] - seg[:, 2]) < 0.01)
+    lo_x, hi_x = np.minimum(seg[:, 0], seg[:, 2]), np.maximum(seg[:, 0], seg[:, 2])
+    lo_y, hi_y = np.minimum(seg[:, 1], seg[:, 3]), np.maximum(seg[:, 1], seg[:, 3])
+    across = flat & (y0 < seg[:, 1]) & (seg[:, 1] < y1) & (lo_x < x1) & (hi_x > x0)
+    down = upright & (x0 < seg[:, 0]) & (seg[:, 0] < x1) & (lo_y < y1) & (hi_y > y0)
+    empty = (x0[:, 0] >= x1[:, 0]) | (y0[:, 0] >= y1[:, 0])
+    return [bool(v) for v in (across | down).any(axis=1) & ~empty]
+
+
+def overlaps(found: list[Text], tol: float = TOLERANCE) -> list[tuple[int, int]]:
+    """The pairs (i, j), i < j, of texts whose boxes overlap (``Box.overlaps``), in order."""
+    if len(found) < 2:
+        return []
+    box = _boxes(found)
+    a, b = box[:, None, :], box[None, :, :]
+    hit = (
+        (a[..., 0] + tol < b[..., 2])
+        & (b[..., 0] + tol < a[..., 2])
+        & (a[..., 1] + tol < b[..., 3])
+        & (b[..., 1] + tol < a[..., 3])
+    )
+    i, j = np.nonzero(np.triu(hit, k=1))
+    return [(int(x), int(y)) for x, y in zip(i, j, strict=True)]

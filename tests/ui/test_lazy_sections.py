@@ -1,10 +1,10 @@
-"""The boxes a page draws only while open (``aids.ui.common.lazy_expander``, popovers with
-``on_change="rerun"``): the players' QR box, share and print, the keys, the Grand National's
-stamina grids and ledger, the Rally's turns, an event's QR box. Closed they hold nothing (no
-QR code, no link, no button); a tap opens one and the page draws it; it stays drawn through
-later reruns (a write recorded); and ``open_sections`` finds and opens every one a page
-draws, so the attacker's tests, which visit pages through it, read everything a page can
-show."""
+"""The boxes a page draws only while open (``aids.ui.common.lazy_expander`` and
+``lazy_popover``: Streamlit's ``on_change="rerun"``): the players' QR box, share and print,
+the keys, the Grand National's stamina grids and ledger, the Rally's turns, an event's QR
+box. Closed they hold nothing (no QR code, no link, no button); a tap opens one and the page
+draws it; it stays drawn through later reruns (a write recorded); and ``open_sections``
+finds and opens every one a page draws, so the attacker's tests, which visit pages through
+it, read everything a page can show."""
 
 from __future__ import annotations
 

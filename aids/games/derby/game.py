@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from aids.core.errors import Forbidden
 from aids.games.base import CHANCE, REFEREE, Game, GameInfo, Outcome, Role, rank_by_score
 from aids.games.derby import engine, paper
-from aids.games.derby.chances import DerbyChances
 from aids.games.derby.data import load
 from aids.games.derby.describe import aftermath, describe
 from aids.games.derby.model import (
@@ -23,6 +22,10 @@ from aids.games.derby.model import (
     action_from_dict,
 )
 from aids.games.paper import PaperForm, PaperResult
+
+if TYPE_CHECKING:  # the playouts (and the compiler they load) only when asked for
+    from aids.games.derby.chances import DerbyChances
+
 
 RULINGS = (
     "derby.rulings.one_per_slot",
@@ -106,6 +109,8 @@ class Derby(Game[DerbySetup, DerbyState, Action]):
         return paper.paper_outcome(setup, result, scored)
 
     def chances(self, history: Sequence[DerbyState]) -> DerbyChances:
+        from aids.games.derby.chances import DerbyChances
+
         return DerbyChances(history)
 
     def view(self, state: DerbyState, role: Role) -> DerbyState:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from aids.core.errors import Forbidden
 from aids.games.base import CHANCE, REFEREE, Game, GameInfo, Outcome, Role, rank_by_score
 from aids.games.grand_national import engine, paper
-from aids.games.grand_national.chances import GnChances
 from aids.games.grand_national.data import load
 from aids.games.grand_national.describe import aftermath, describe
 from aids.games.grand_national.model import (
@@ -26,6 +25,10 @@ from aids.games.grand_national.model import (
     action_from_dict,
 )
 from aids.games.paper import PaperForm, PaperResult
+
+if TYPE_CHECKING:  # the playouts (and the compiler they load) only when asked for
+    from aids.games.grand_national.chances import GnChances
+
 
 RULINGS = (
     "gn.rulings.stables",
@@ -137,6 +140,8 @@ class GrandNational(Game[GnSetup, GnState, Action]):
         return paper.paper_outcome(setup, result, scored)
 
     def chances(self, history: Sequence[GnState]) -> GnChances:
+        from aids.games.grand_national.chances import GnChances
+
         return GnChances(history)
 
     def view(self, state: GnState, role: Role) -> GnState:

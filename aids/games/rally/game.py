@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from aids.core.errors import Forbidden
 from aids.games.base import REFEREE, Game, GameInfo, Outcome, Role
 from aids.games.paper import PaperForm, PaperResult
 from aids.games.rally import engine, paper
-from aids.games.rally.chances import RallyChances
 from aids.games.rally.data import load
 from aids.games.rally.describe import aftermath, describe
 from aids.games.rally.model import (
@@ -21,6 +20,10 @@ from aids.games.rally.model import (
     RallyState,
     action_from_dict,
 )
+
+if TYPE_CHECKING:  # the playouts (and the compiler they load) only when asked for
+    from aids.games.rally.chances import RallyChances
+
 
 RULINGS = (
     "rally.rulings.players",
@@ -107,6 +110,8 @@ class Rally(Game[RallySetup, RallyState, Action]):
         return paper.paper_outcome(setup, result)
 
     def chances(self, history: Sequence[RallyState]) -> RallyChances:
+        from aids.games.rally.chances import RallyChances
+
         return RallyChances(history)
 
     def view(self, state: RallyState, role: Role) -> RallyState:
