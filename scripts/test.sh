@@ -20,10 +20,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
-source scripts/_venv.sh "[test]"
+source scripts/_venv.sh "[test]" --warm-later
+# the playout loops compile on one core while the lint and type checks use the other
+warm_jit &
+warming=$!
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+wait "$warming"
 # In parallel (pytest-xdist): AIDS_TEST_WORKERS processes (default 3: the browser tests wait
 # on the page much of the time, so a third worker fills a 2-core machine), each running whole
 # files (--dist loadfile) so a file's tracker server and browser stay in one worker. Each
